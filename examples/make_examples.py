@@ -1,0 +1,77 @@
+"""Write one complete evening per template into examples/ (run by hand when templates change).
+
+Every deal is a real one: a shuffled deck dealt and played by the rules of play
+(kingsheet.simulate), so each example is consistent by construction; tests check them all.
+Usage: python examples/make_examples.py
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from kingsheet.rules import load_rules, template_ids
+from kingsheet.simulate import play_game
+
+HERE = Path(__file__).parent
+NAMES = ["Аня", "Боря", "Вася", "Галя"]
+SUIT_NAMES = {"S": "пики", "C": "трефы", "D": "бубны", "H": "черви"}
+
+
+def q(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_example(tid: str, seed: int) -> str:
+    rules = load_rules(tid)
+    rng = random.Random(seed)
+    players = NAMES[: rules.players]
+    out = [
+        "format = 1",
+        f"rules = {q(tid)}",
+        f"title = {q('Пятница у Ани: ' + rules.template.name['ru'])}",
+        "date = 2026-11-27",
+        f"players = [{', '.join(q(p) for p in players)}]",
+        f"first_dealer = {q(players[0])}",
+        "",
+        "[options]",
+        *[f"{k} = {q(v)}" for k, v in rules.options.items()],
+        "",
+        "[money]",
+        'stake = "0.50"',
+        'currency = "RUB"',
+        'method = "pairwise"',
+    ]
+    for k, (played, who) in enumerate(play_game(rules, rng), 1):
+        game = rules.games[played.game]
+        out += ["", "[[deals]]", f"game = {q(played.game)}"]
+        if rules.order != "fixed":
+            out.append(f"orderer = {q(players[who])}")
+        points = list(played.points)
+        if game.kind == "trumps":
+            out.append(f"declarer = {q(players[who])}")
+            out.append(f"contract = {q(rng.choice(list(SUIT_NAMES.values())))}")
+            if rules.trumps.get("bidding"):
+                bid = rng.randint(1, 3)
+                taken = played.taken[who]["tricks"]
+                points[who] = game.units["trumps"] * max(0, taken - bid)
+                out.append(f"bid = {bid}")
+        if game.kind == "eralash" and k % 2:
+            out.append("taken = [")
+            for t in played.taken:
+                inner = ", ".join(f"{c} = {v}" for c, v in t.items())
+                out.append(f"  {{ {inner} }},")
+            out.append("]")
+        else:
+            out.append(f"points = [{', '.join(str(p) for p in points)}]")
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    for i, tid in enumerate(template_ids()):
+        (HERE / f"{tid}.toml").write_text(write_example(tid, 1000 + i), encoding="utf-8")
+        print(f"wrote examples/{tid}.toml")
+
+
+if __name__ == "__main__":
+    main()

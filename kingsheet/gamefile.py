@@ -1,0 +1,228 @@
+"""The game file (CONTRACT.md): read it into plain immutable values.
+
+Whole-file mistakes (not TOML, unknown rules, no players) raise InputError: nothing can be
+checked. A mistake inside one deal (an unknown key, a wrong number of cells) is a Problem
+naming the deal, and the other deals are still checked.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from .problems import InputError, Problem
+from .rules import Rules, RulesError, load_rules
+from .vocabulary import CATEGORY_ALIASES, fold
+
+FORMAT = 1
+FILE_KEYS = {"format", "rules", "title", "date", "players", "first_dealer", "options", "money", "deals"}
+DEAL_KEYS = {
+    "game", "points", "taken", "orderer", "declarer", "contract", "bid", "buyer", "price", "note",
+    "forced",
+}
+MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Deal:
+    number: int
+    game: str  # as written in the file
+    points: tuple[int, ...] | None = None
+    taken: tuple[Mapping[str, int], ...] | None = None
+    orderer: str | None = None
+    declarer: str | None = None
+    contract: str | None = None
+    bid: int | None = None
+    buyer: str | None = None
+    price: int | None = None
+    note: str | None = None
+    forced: bool = False
+
+
+@dataclass(frozen=True)
+class GameFile:
+    rules: Rules
+    rules_ref: str
+    players: tuple[str, ...]
+    deals: tuple[Deal, ...]
+    problems: tuple[Problem, ...] = ()  # structural problems found while reading deals
+    title: str | None = None
+    date: str | None = None
+    first_dealer: str | None = None
+    money: Mapping[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+
+    def dealer_of(self, number: int) -> str:
+        """Who deals deal ``number`` (1-based): the deal passes clockwise."""
+        start = self.players.index(self.first_dealer) if self.first_dealer in self.players else 0
+        return self.players[(start + number - 1) % len(self.players)]
+
+    def left_of(self, player: str) -> str:
+        return self.players[(self.players.index(player) + 1) % len(self.players)]
+
+
+def _problem(deal: int, code: str, message: str, game: str | None = None, player: str | None = None,
+             expected: Any = None, actual: Any = None) -> Problem:
+    return Problem(code, deal, game, player, expected, actual, f"deal {deal}: {message}")
+
+
+def parse_taken(entry: Any, number: int) -> tuple[dict[str, int] | None, str | None]:
+    """One player's counts: {tricks = 2, hearts = 1}; keys in English or Russian."""
+    if not isinstance(entry, dict):
+        return None, f"each entry of taken must be a table like {{ tricks = 2 }}, not {entry!r}"
+    out: dict[str, int] = {}
+    for key, value in entry.items():
+        cat = CATEGORY_ALIASES.get(fold(str(key)))
+        if cat is None:
+            return None, f"unknown count key '{key}' (use tricks, hearts, boys, girls, king, last)"
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            return None, f"count {key} = {value!r} is not a whole number ≥ 0"
+        out[cat] = out.get(cat, 0) + value
+    return out, None
+
+
+def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | None, list[Problem]]:
+    if not isinstance(raw, dict):
+        return None, [_problem(number, "bad-deal", "is not a table")]
+    problems: list[Problem] = []
+    unknown = sorted(set(raw) - DEAL_KEYS)
+    if unknown:
+        problems.append(_problem(number, "unknown-key", f"unknown key {', '.join(unknown)}"))
+    game = raw.get("game")
+    if not isinstance(game, str) or not game.strip():
+        return None, [*problems, _problem(number, "unknown-game", "has no game")]
+    n = len(players)
+    points = taken = None
+    if "points" in raw and "taken" in raw:
+        problems.append(_problem(number, "bad-deal", "has both points and taken; keep one"))
+    elif "points" in raw:
+        pts = raw["points"]
+        if not isinstance(pts, list) or any(isinstance(p, bool) or not isinstance(p, int) for p in pts):
+            problems.append(_problem(number, "bad-deal", "points must be a list of whole numbers"))
+        elif len(pts) != n:
+            problems.append(_problem(number, "cell-count", f"has {len(pts)} cells for {n} players",
+                                     expected=n, actual=len(pts)))
+        else:
+            points = tuple(pts)
+    elif "taken" in raw:
+        tk = raw["taken"]
+        if not isinstance(tk, list):
+            problems.append(_problem(number, "bad-deal", "taken must be a list, one table per player"))
+        elif len(tk) != n:
+            problems.append(_problem(number, "cell-count", f"has {len(tk)} entries in taken for {n} players",
+                                     expected=n, actual=len(tk)))
+        else:
+            parsed = [parse_taken(e, number) for e in tk]
+            errs = [e for _, e in parsed if e]
+            if errs:
+                problems.append(_problem(number, "bad-deal", errs[0]))
+            else:
+                taken = tuple(p for p, _ in parsed if p is not None)
+    else:
+        problems.append(_problem(number, "bad-deal", "has neither points nor taken"))
+    people = {}
+    for key in ("orderer", "declarer", "buyer"):
+        who = raw.get(key)
+        if who is None:
+            continue
+        if who not in players:
+            problems.append(_problem(number, key if key != "buyer" else "declarer",
+                                     f"{key} '{who}' is not at the table", player=None))
+            continue
+        people[key] = who
+    ints = {}
+    for key in ("bid", "price"):
+        val = raw.get(key)
+        if val is None:
+            continue
+        if isinstance(val, bool) or not isinstance(val, int) or val < 0:
+            problems.append(_problem(number, "bad-deal", f"{key} must be a whole number ≥ 0, not {val!r}"))
+            continue
+        ints[key] = val
+    text = {k: str(raw[k]) for k in ("contract", "note") if k in raw}
+    if problems and points is None and taken is None:
+        return Deal(number, game.strip(), **people, **ints, **text), problems  # type: ignore[arg-type]
+    deal = Deal(number, game.strip(), points, taken, forced=bool(raw.get("forced", False)),
+                **people, **ints, **text)  # type: ignore[arg-type]
+    return deal, problems
+
+
+def parse_options(raw: Any) -> dict[str, str]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise InputError("[options] must be a table, e.g. boys = \"jacks\"")
+    return {str(k): str(v) for k, v in raw.items()}
+
+
+def read_game(text: str, path: Path | None = None, base_dir: Path | None = None) -> GameFile:
+    where = str(path) if path else "game"
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{where}: not valid TOML: {exc}") from None
+    unknown = sorted(set(raw) - FILE_KEYS)
+    if unknown:
+        raise InputError(f"{where}: unknown key {', '.join(unknown)}")
+    fmt = raw.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise InputError(f"{where}: format {fmt!r} is not supported by this kingsheet (it reads format {FORMAT})")
+    ref = raw.get("rules")
+    if not isinstance(ref, str):
+        raise InputError(f"{where}: missing rules = \"<template id>\"")
+    players = raw.get("players")
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) and p.strip() for p in players):
+        raise InputError(f"{where}: players must be a list of names")
+    players_t = tuple(p.strip() for p in players)
+    if len(set(players_t)) != len(players_t):
+        raise InputError(f"{where}: a player's name appears twice")
+    template_ref = ref
+    if (ref.endswith(".toml") or "/" in ref) and base_dir and not Path(ref).is_absolute():
+        template_ref = str(base_dir / ref)
+    try:
+        rules = load_rules(template_ref, parse_options(raw.get("options")))
+    except RulesError as exc:
+        raise InputError(f"{where}: {exc}") from None
+    if len(players_t) != rules.players:
+        raise InputError(f"{where}: {rules.id} is for {rules.players} players, the file has {len(players_t)}")
+    first = raw.get("first_dealer")
+    if first is not None and first not in players_t:
+        raise InputError(f"{where}: first_dealer '{first}' is not at the table")
+    money = raw.get("money", {})
+    if not isinstance(money, dict):
+        raise InputError(f"{where}: [money] must be a table")
+    deals_raw = raw.get("deals", [])
+    if not isinstance(deals_raw, list):
+        raise InputError(f"{where}: deals must be an array of tables ([[deals]])")
+    deals: list[Deal] = []
+    problems: list[Problem] = []
+    for i, d in enumerate(deals_raw, start=1):
+        deal, probs = _read_deal(i, d, players_t)
+        problems.extend(probs)
+        if deal is not None:
+            deals.append(deal)
+    date = raw.get("date")
+    if isinstance(date, (dt.date, dt.datetime)):
+        date = date.isoformat()
+    return GameFile(rules, ref, players_t, tuple(deals), tuple(problems), raw.get("title"),
+                    date, first, money, path)
+
+
+def load_game(path: Path) -> GameFile:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(f"{path}: {size} bytes is too large for a game file")
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder, not a game file") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    return read_game(text, path, path.parent)

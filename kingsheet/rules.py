@@ -1,0 +1,398 @@
+"""Rule systems: template files (data) and the resolved rules of one game.
+
+A template states units, the deck and the order of deals. Every row total and stage total is
+*derived* here from units × what the deck holds; totals a template states (``[stated]``,
+``stages.total``) are only checked against the derived ones.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from .vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
+
+SUITS = ("S", "C", "D", "H")
+ORDERS = ("fixed", "ordered-table", "ordered-player")
+TEMPLATE_KEYS = {
+    "format", "id", "name", "source", "notes", "players", "order", "deck", "options",
+    "units", "trumps", "labels", "stages", "stated",
+}
+MAX_TEMPLATE_BYTES = 256 * 1024
+MAX_DEALS = 1000
+
+
+class RulesError(Exception):
+    """A template that cannot be used, or an unknown rules id; the message says which and why."""
+
+
+def template_dir() -> Path:
+    """Where the bundled templates live: inside the package when installed, else the repo."""
+    here = Path(__file__).resolve().parent
+    packaged = here / "templates"
+    return packaged if packaged.is_dir() else here.parent / "templates"
+
+
+def template_ids() -> list[str]:
+    return sorted(p.stem for p in template_dir().glob("*.toml"))
+
+
+@dataclass(frozen=True)
+class Template:
+    """A template file as read, before options are chosen."""
+
+    id: str
+    name: Mapping[str, str]
+    source: str
+    notes: tuple[str, ...]
+    players: int
+    order: str
+    raw: Mapping[str, Any]
+    path: Path | None = None
+
+    @property
+    def options(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        out = {}
+        for key, spec in self.raw.get("options", {}).items():
+            out[key] = (tuple(spec["choices"]), spec["default"])
+        return out
+
+
+@dataclass(frozen=True)
+class Game:
+    """One row kind of the sheet: what it counts, with which sign and unit, and its total."""
+
+    id: str
+    sign: int
+    kind: str  # "single" | "eralash" | "trumps"
+    units: Mapping[str, int]  # category -> points a unit, without sign
+    counts: Mapping[str, int]  # category -> how many units the deal holds
+    labels: Mapping[str, str]
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        return tuple(self.units)
+
+    @property
+    def total(self) -> int:
+        """The row total with its sign (the «Очки» column)."""
+        return self.sign * sum(self.units[c] * self.counts[c] for c in self.units)
+
+    def label(self, lang: str = "ru") -> str:
+        return self.labels.get(lang) or self.labels["ru"]
+
+    def points(self, taken: Mapping[str, int]) -> int:
+        """Points of one player who took ``taken`` (category -> count) in this game."""
+        return self.sign * sum(self.units[c] * taken.get(c, 0) for c in self.units)
+
+
+@dataclass(frozen=True)
+class Deck:
+    cards: tuple[str, ...]
+    players: int
+    talon: int
+    last_tricks: int
+    boys: str
+
+    @property
+    def tricks(self) -> int:
+        return (len(self.cards) - self.talon) // self.players
+
+    def is_in(self, card: str, category: str) -> bool:
+        rank, suit = card[:-1], card[-1]
+        if category == "hearts":
+            return suit == "H"
+        if category == "girls":
+            return rank == "Q"
+        if category == "king":
+            return card == "KH"
+        if category == "boys":
+            return (rank == "J" and self.boys in ("jacks", "jacks+kings")) or (
+                rank == "K" and self.boys in ("kings", "jacks+kings")
+            )
+        return False
+
+    def count(self, category: str) -> int:
+        if category == "tricks":
+            return self.tricks
+        if category == "last":
+            return self.last_tricks
+        return sum(self.is_in(c, category) for c in self.cards)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A template with its options chosen: everything the verifier and the sheets need."""
+
+    template: Template
+    options: Mapping[str, str]
+    deck: Deck
+    games: Mapping[str, Game]
+    stages: tuple[tuple[str, ...], ...]  # game ids per stage, in the template's order
+    trumps: Mapping[str, bool] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.template.id
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """Identifies the rules for caches: the template and the options chosen."""
+        return (self.template.id, str(self.template.path), tuple(sorted(self.options.items())))
+
+    @property
+    def players(self) -> int:
+        return self.template.players
+
+    @property
+    def order(self) -> str:
+        return self.template.order
+
+    def stage_of(self, game_id: str) -> int:
+        return 0 if self.games[game_id].sign < 0 else 1
+
+    @property
+    def per_round(self) -> tuple[str, ...]:
+        return tuple(g for stage in self.stages for g in stage)
+
+    @property
+    def slots(self) -> tuple[str, ...]:
+        """Every deal of a complete game, in order (fixed) or as a multiset (ordered)."""
+        if self.order == "ordered-player":
+            return self.per_round * self.players
+        return self.per_round
+
+    def stage_total(self, stage: int) -> int:
+        return sum(self.games[g].total for g in self.slots if self.stage_of(g) == stage)
+
+    @property
+    def grand_total(self) -> int:
+        return self.stage_total(0) + self.stage_total(1)
+
+    def find_game(self, name: str) -> str | None:
+        """A game id from an id or a sheet label (case- and ё/е-insensitive)."""
+        key = fold(name)
+        for gid, game in self.games.items():
+            if key == fold(gid) or key in {fold(lbl) for lbl in game.labels.values()}:
+                return gid
+        for gid, game in self.games.items():  # "Взятки+" for the positive mirror
+            if game.sign > 0 and key.endswith("+"):
+                if key[:-1] in {fold(lbl) for lbl in GAME_LABELS[base(gid)].values()}:
+                    return gid
+        return None
+
+
+def base(game_id: str) -> str:
+    return game_id.rstrip("+")
+
+
+def _card_list(ranks: list[str], remove: list[str]) -> tuple[str, ...]:
+    cards = [r + s for s in SUITS for r in ranks]
+    missing = [c for c in remove if c not in cards]
+    if missing:
+        raise RulesError(f"deck.remove names cards the deck does not hold: {', '.join(missing)}")
+    return tuple(c for c in cards if c not in remove)
+
+
+def _pick(value: Any, option: str, options: Mapping[str, str], where: str) -> Any:
+    """A template value may depend on an option: ``{jacks = 4, kings = 4}`` keyed by its choices."""
+    if not isinstance(value, dict):
+        return value
+    choice = options.get(option)
+    if choice is None:
+        raise RulesError(f"{where} depends on option '{option}', which the template does not have")
+    if choice not in value:
+        raise RulesError(f"{where} has no value for {option} = {choice}")
+    return value[choice]
+
+
+def _positive_int(value: Any, where: str, zero: bool = False) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < (0 if zero else 1):
+        raise RulesError(f"{where} must be a {'non-negative' if zero else 'positive'} whole number, not {value!r}")
+    return value
+
+
+def read_template(text: str, path: Path | None = None) -> Template:
+    """Parse a template file's text; structural mistakes raise RulesError naming the key."""
+    where = path.name if path else "template"
+    if len(text.encode("utf-8")) > MAX_TEMPLATE_BYTES:
+        raise RulesError(f"{where}: larger than {MAX_TEMPLATE_BYTES // 1024} KiB; not a template")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{where}: not valid TOML ({exc})") from None
+    unknown = sorted(set(raw) - TEMPLATE_KEYS)
+    if unknown:
+        raise RulesError(f"{where}: unknown key {', '.join(unknown)}")
+    for key in ("id", "players", "deck", "units", "stages"):
+        if key not in raw:
+            raise RulesError(f"{where}: missing key '{key}'")
+    if raw.get("format", 1) != 1:
+        raise RulesError(f"{where}: format {raw.get('format')!r} is not supported (expected 1)")
+    players = _positive_int(raw["players"], f"{where}: players")
+    if not 2 <= players <= 8:
+        raise RulesError(f"{where}: players must be 2 to 8, not {players}")
+    order = raw.get("order", "fixed")
+    if order not in ORDERS:
+        raise RulesError(f"{where}: order must be one of {', '.join(ORDERS)}, not {order!r}")
+    name = raw.get("name", {"ru": raw["id"]})
+    if isinstance(name, str):
+        name = {"ru": name, "en": name}
+    notes = raw.get("notes", [])
+    if isinstance(notes, str):
+        notes = [notes]
+    return Template(
+        id=str(raw["id"]), name=name, source=str(raw.get("source", "")),
+        notes=tuple(str(n) for n in notes), players=players, order=order, raw=raw, path=path,
+    )
+
+
+@cache
+def load_template(ref: str) -> Template:
+    """A bundled template by id, or a template file by path."""
+    looks_like_path = ref.endswith(".toml") or "/" in ref or "\\" in ref
+    path = Path(ref) if looks_like_path else template_dir() / f"{ref}.toml"
+    if not path.is_file():
+        if looks_like_path:
+            raise RulesError(f"template file {ref} not found")
+        raise RulesError(f"unknown rules '{ref}'; known: {', '.join(template_ids())}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesError(f"cannot read template {ref}: {exc}") from None
+    return read_template(text, path)
+
+
+def _expand_deals(entries: Any, options: Mapping[str, str], where: str) -> list[str]:
+    if not isinstance(entries, list):
+        raise RulesError(f"{where}: deals must be a list")
+    out: list[str] = []
+    for entry in entries:
+        count = 1
+        if isinstance(entry, str):
+            game, _, times = entry.partition("*")
+            if times:
+                if not times.isdigit():
+                    raise RulesError(f"{where}: bad repeat in {entry!r}")
+                count = int(times)
+        elif isinstance(entry, dict):
+            extra = set(entry) - {"game", "count", "when"}
+            if extra or "game" not in entry:
+                raise RulesError(f"{where}: a deal entry takes game, count, when; got {sorted(entry)}")
+            game = entry["game"]
+            count = _positive_int(entry.get("count", 1), f"{where}: count", zero=True)
+            when = entry.get("when")
+            if when is not None:
+                opt, _, val = str(when).partition("=")
+                if opt not in options:
+                    raise RulesError(f"{where}: 'when' names unknown option {opt!r}")
+                if options[opt] != val:
+                    continue
+        else:
+            raise RulesError(f"{where}: a deal entry must be a game id or a table, not {entry!r}")
+        if base(game) not in BASE_GAMES or (game == "trumps+"):
+            raise RulesError(f"{where}: unknown game {game!r}")
+        out.extend([game] * count)
+    if len(out) > MAX_DEALS:
+        raise RulesError(f"{where}: more than {MAX_DEALS} deals")
+    return out
+
+
+def resolve(template: Template, chosen: Mapping[str, str] | None = None) -> Rules:
+    """Choose options and derive every total; raise RulesError on any inconsistency."""
+    raw, where = template.raw, template.id
+    options: dict[str, str] = {}
+    for key, (choices, default) in template.options.items():
+        if default not in choices:
+            raise RulesError(f"{where}: option {key} default {default!r} is not among its choices")
+        options[key] = default
+    for key, value in (chosen or {}).items():
+        if key not in options:
+            known = ", ".join(options) or "none"
+            raise RulesError(f"{where} has no option '{key}' (options: {known})")
+        choices = template.options[key][0]
+        if value not in choices:
+            raise RulesError(f"option {key} must be one of {', '.join(choices)}, not {value!r}")
+        options[key] = value
+
+    deck_raw = raw["deck"]
+    if not isinstance(deck_raw, dict) or "ranks" not in deck_raw:
+        raise RulesError(f"{where}: deck needs ranks")
+    cards = _card_list(list(deck_raw["ranks"]), list(deck_raw.get("remove", [])))
+    talon = _positive_int(deck_raw.get("talon", 0), f"{where}: deck.talon", zero=True)
+    last_tricks = _positive_int(
+        _pick(deck_raw.get("last_tricks", 2), "last", options, f"{where}: deck.last_tricks"),
+        f"{where}: deck.last_tricks", zero=True)
+    if (len(cards) - talon) % template.players:
+        raise RulesError(
+            f"{where}: {len(cards)} cards less a talon of {talon} do not divide among "
+            f"{template.players} players")
+    deck = Deck(cards, template.players, talon, last_tricks, options.get("boys", "jacks"))
+    if last_tricks > deck.tricks:
+        raise RulesError(f"{where}: deck.last_tricks {last_tricks} is more than the {deck.tricks} tricks")
+
+    units_raw = raw["units"]
+    units: dict[str, int] = {}
+    for key, value in units_raw.items():
+        if key not in (*CATEGORIES, "trumps"):
+            raise RulesError(f"{where}: units.{key} is not a category ({', '.join(CATEGORIES)}, trumps)")
+        units[key] = _positive_int(_pick(value, key, options, f"{where}: units.{key}"), f"{where}: units.{key}")
+
+    stages: list[tuple[str, ...]] = []
+    for i, stage in enumerate(raw["stages"]):
+        stages.append(tuple(_expand_deals(stage.get("deals"), options, f"{where}: stages[{i}]")))
+    labels_raw = raw.get("labels", {})
+    games: dict[str, Game] = {}
+    for gid in dict.fromkeys(g for s in stages for g in s):
+        b = base(gid)
+        sign = 1 if gid.endswith("+") or b == "trumps" else -1
+        if b == "eralash":
+            cats: tuple[str, ...] = CATEGORIES
+        elif b == "trumps":
+            cats = ("trumps",)
+        else:
+            cats = (b,)
+        missing = [c for c in cats if c not in units]
+        if missing:
+            raise RulesError(f"{where}: game {gid} needs units.{missing[0]}")
+        game_units = {c: units[c] for c in cats}
+        counts = {c: deck.count("tricks" if c == "trumps" else c) for c in cats}
+        zero = [c for c in cats if counts[c] == 0]
+        if zero:
+            raise RulesError(f"{where}: game {gid} counts {zero[0]}, which the deck does not hold")
+        labels = dict(labels_raw.get(gid) or labels_raw.get(b) or GAME_LABELS[b])
+        kind = "eralash" if b == "eralash" else "trumps" if b == "trumps" else "single"
+        games[gid] = Game(gid, sign, kind, game_units, counts, labels)
+
+    for key, stated in raw.get("stated", {}).items():
+        candidates = [g for g in games.values() if base(g.id) == key]
+        if key not in BASE_GAMES:
+            raise RulesError(f"{where}: stated.{key} is not a game")
+        for game in candidates:
+            if abs(game.total) != stated:
+                parts = " + ".join(f"{game.units[c]}×{game.counts[c]}" for c in game.units)
+                raise RulesError(
+                    f"{where}: stated total of {key} is {stated}, but its units give {parts} = {abs(game.total)}")
+    rules = Rules(template, options, deck, games, tuple(stages), dict(raw.get("trumps", {})))
+    for i, stage in enumerate(raw["stages"]):
+        if "total" in stage:
+            derived = sum(games[g].total for g in rules.slots if g in stages[i])
+            if stage["total"] != derived:
+                raise RulesError(
+                    f"{where}: stages[{i}] states total {stage['total']}, but its deals sum to {derived}")
+    signs = {games[g].sign for g in stages[0]} if stages else set()
+    if len(signs) > 1:
+        raise RulesError(f"{where}: stages[0] mixes negative and positive games")
+    return rules
+
+
+def load_rules(ref: str, options: Mapping[str, str] | None = None) -> Rules:
+    return resolve(load_template(ref), options)
+
+
+def describe_counts(rules: Rules) -> Counter[str]:
+    return Counter(rules.slots)

@@ -1,0 +1,23 @@
+"""Load any sheet a user may hand us: a game file, or (via importers) a filled XLSX or CSV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .gamefile import GameFile, load_game
+from .problems import InputError
+
+
+def load_any(path: Path) -> GameFile:
+    suffix = path.suffix.lower()
+    if suffix in (".xlsx", ".xlsm"):
+        from .importers.xlsx import read_xlsx
+
+        return read_xlsx(path)
+    if suffix == ".csv":
+        from .importers.csv import read_csv
+
+        return read_csv(path)
+    if suffix and suffix != ".toml":
+        raise InputError(f"{path}: not a game file (.toml), a workbook (.xlsx) or a .csv")
+    return load_game(path)

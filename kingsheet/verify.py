@@ -1,0 +1,356 @@
+"""The verifier: the five groups of checks of RULES.md, every problem collected as a value.
+
+1. each row sums to its total; 2. each cell is possible on its own; 3. the row is possible as
+a whole (exact for Ералаш); 4. ИТОГО (−), ИТОГО (+) and ИТОГО; 5. the sequence of deals.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from .feasibility import eralash_possible, local_possible
+from .gamefile import Deal, GameFile
+from .problems import Problem, num
+from .rules import Game, Rules, base
+from .vocabulary import GAME_LABELS
+
+
+@dataclass(frozen=True)
+class Row:
+    deal: Deal
+    game_id: str | None
+    cells: tuple[int, ...] | None
+    expected: int | None  # the row's total («Очки»)
+    dealer: str
+    declarer: str | None
+    problems: tuple[Problem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class Totals:
+    minus: int
+    plus: int
+
+    @property
+    def total(self) -> int:
+        return self.minus + self.plus
+
+
+@dataclass(frozen=True)
+class Report:
+    game: GameFile
+    rows: tuple[Row, ...]
+    problems: tuple[Problem, ...]
+    totals: Mapping[str, Totals]
+    expected: Totals  # what ИТОГО (−) and ИТОГО (+) of the table should be when complete
+    complete: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def sums(self) -> Totals:
+        return Totals(sum(t.minus for t in self.totals.values()), sum(t.plus for t in self.totals.values()))
+
+    def leader(self) -> list[str]:
+        if not self.totals:
+            return []
+        best = max(t.total for t in self.totals.values())
+        return [p for p, t in self.totals.items() if t.total == best]
+
+    def as_json(self) -> dict[str, Any]:
+        sums = self.sums
+        return {
+            "file": str(self.game.path) if self.game.path else None,
+            "rules": self.game.rules.id,
+            "ok": self.ok,
+            "complete": self.complete,
+            "errors": [p.as_json() for p in self.problems],
+            "players": list(self.game.players),
+            "totals": {p: {"minus": t.minus, "plus": t.plus, "total": t.total} for p, t in self.totals.items()},
+            "sums": {"minus": sums.minus, "plus": sums.plus, "total": sums.total},
+            "expected": {"minus": self.expected.minus, "plus": self.expected.plus,
+                         "total": self.expected.total},
+        }
+
+
+class _Deal:
+    """Collects the problems of one deal with its number and game label in every message."""
+
+    def __init__(self, number: int, label: str, game_id: str | None) -> None:
+        self.number, self.label, self.game_id = number, label, game_id
+        self.problems: list[Problem] = []
+
+    def add(self, code: str, text: str, player: str | None = None, expected: Any = None,
+            actual: Any = None) -> None:
+        self.problems.append(Problem(code, self.number, self.game_id, player, expected, actual,
+                                     f"deal {self.number} ({self.label}): {text}"))
+
+
+def _cells_from_taken(game: Game, taken: tuple[Mapping[str, int], ...], rules: Rules, chk: _Deal,
+                      players: tuple[str, ...]) -> tuple[int, ...]:
+    """Points from counts, checking the counts themselves against the deck."""
+    cats = game.categories
+    as_counts = [{("trumps" if c == "tricks" and cats == ("trumps",) else c): v for c, v in t.items()}
+                 for t in taken]
+    for who, counts in zip(players, as_counts):
+        extra = [c for c, v in counts.items() if c not in cats and v]
+        if extra:
+            chk.add("cell-impossible", f"{who}: {extra[0]} is not counted in this game", who)
+        if game.kind == "eralash":
+            t = counts.get("tricks", 0)
+            if counts.get("last", 0) > t:
+                chk.add("cell-impossible", f"{who} took {counts['last']} of the last tricks but only {t} tricks", who)
+            cards = counts.get("hearts", 0) + counts.get("girls", 0)
+            if t == 0 and any(counts.get(c, 0) for c in cats):
+                chk.add("cell-impossible", f"{who} took no tricks, so took nothing", who)
+            elif cards > rules.players * t + 1:  # Q♥ counts as a heart and a girl
+                chk.add("cell-impossible", f"{who}'s {t} tricks hold {rules.players * t} cards, too few", who)
+        if counts.get("king", 0) > counts.get("hearts", 1) and game.kind == "eralash":
+            chk.add("cell-impossible", f"{who} took the King (a heart) but no hearts", who)
+    for cat in cats:
+        got = sum(c.get(cat, 0) for c in as_counts)
+        want = game.counts[cat]
+        if got != want:
+            noun = "tricks" if cat == "trumps" else cat
+            chk.add("row-sum", f"{noun} taken add up to {got}, the deal holds {want}", expected=want, actual=got)
+    return tuple(game.points(c) for c in as_counts)
+
+
+def _check_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...],
+                 deal: Deal) -> int:
+    """Groups 1–3 for one row; returns the row's expected total."""
+    expected = game.total
+    unit = game.units.get("trumps") if game.kind == "trumps" else None
+    if game.kind == "trumps":
+        assert unit is not None
+        tricks = rules.deck.tricks
+        cells_l = list(cells)
+        bidding = rules.trumps.get("bidding", False)
+        if deal.buyer and deal.price is not None and deal.declarer and deal.buyer != deal.declarer:
+            # торговля: the buyer gave the seller `price` tricks; undo it to check the play
+            i, j = players.index(deal.buyer), players.index(deal.declarer)
+            cells_l[i] += unit * deal.price
+            cells_l[j] -= unit * deal.price
+        for who, cell in zip(players, cells_l):
+            if cell < 0:
+                chk.add("cell-sign", f"{who}: {num(cell)} is below zero", who, actual=cell)
+            elif cell % unit:
+                chk.add("cell-step", f"{who}: {num(cell)} is not a multiple of {unit}", who, actual=cell)
+            elif cell > unit * tricks:
+                chk.add("cell-range", f"{who}: {num(cell)} is more than {unit * tricks}", who,
+                        expected=unit * tricks, actual=cell)
+        if bidding:
+            if deal.bid is None or deal.declarer is None:
+                chk.add("bid", "the declarer and his bid are not recorded (declarer = …, bid = N)")
+            else:
+                d = players.index(deal.declarer)
+                others = sum(c for k, c in enumerate(cells_l) if k != d)
+                taken = tricks - others // unit
+                expected = unit * tricks - unit * min(deal.bid, max(taken, 0))
+        contract = (deal.contract or "").casefold()
+        if contract in ("роспись", "rospis", "spread") and tricks % rules.players == 0:
+            each = unit * tricks // rules.players
+            for who, cell in zip(players, cells_l):
+                if cell != each:
+                    chk.add("cell-impossible", f"{who}: роспись writes {each} to everyone, not {num(cell)}", who,
+                            expected=each, actual=cell)
+    else:
+        step = min(game.units.values()) if game.kind == "single" else None
+        top = abs(game.total)
+        for who, cell in zip(players, cells):
+            value = game.sign * cell
+            if cell and value < 0:
+                chk.add("cell-sign", f"{who}: {num(cell)} has the wrong sign", who, actual=cell)
+            elif value > top:
+                chk.add("cell-range", f"{who}: {num(cell)} is beyond the row's {num(game.total)}", who,
+                        expected=game.total, actual=cell)
+            elif step and value % step:
+                if top == step:  # one card (the King) or one last trick: all or nothing
+                    text = f"{who}: {num(cell)}, but one player takes all of {num(game.total)} or nothing"
+                else:
+                    text = f"{who}: {num(cell)} is not a multiple of {step}"
+                chk.add("cell-step", text, who, expected=step, actual=cell)
+            elif game.kind == "eralash" and not local_possible(rules, game.id, value):
+                chk.add("cell-impossible", f"{who}: no one can take exactly {num(cell)} in this game", who,
+                        actual=cell)
+    total = sum(cells)
+    if total != expected:
+        chk.add("row-sum", f"row sums to {num(total)}, expected {num(expected)}", expected=expected, actual=total)
+    elif game.kind == "eralash" and not chk.problems and not eralash_possible(rules, game.id, list(cells)):
+        chk.add("cell-impossible", "no split of the cards and tricks gives these cells")
+    return expected
+
+
+def _align(slots: tuple[str, ...], played: list[str | None]) -> list[tuple[str, int, str]]:
+    """Damerau–Levenshtein alignment of the played games against the template's order.
+
+    Returns (code, deal index, what) for each difference; unplayed slots after the last deal
+    are not missing, the game simply is not finished.
+    """
+    n, m = len(played), len(slots)
+    inf = 10**9
+    dist = [[inf] * (m + 1) for _ in range(n + 1)]
+    for j in range(m + 1):
+        dist[0][j] = j
+    for i in range(n + 1):
+        dist[i][0] = i
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            same = played[i - 1] == slots[j - 1]
+            best = min(dist[i - 1][j] + 1, dist[i][j - 1] + 1, dist[i - 1][j - 1] + (0 if same else 1))
+            if i > 1 and j > 1 and played[i - 1] == slots[j - 2] and played[i - 2] == slots[j - 1] and not same:
+                best = min(best, dist[i - 2][j - 2] + 1)
+            dist[i][j] = best
+    j = min(range(m + 1), key=lambda k: (dist[n][k], -k)) if n else 0
+    i, out = n, []
+    while i > 0 or j > 0:
+        same = i > 0 and j > 0 and played[i - 1] == slots[j - 1]
+        if i > 0 and j > 0 and dist[i][j] == dist[i - 1][j - 1] + (0 if same else 1):
+            if not same:
+                out.append(("wrong-order", i - 1, slots[j - 1]))
+            i, j = i - 1, j - 1
+        elif (i > 1 and j > 1 and played[i - 1] == slots[j - 2] and played[i - 2] == slots[j - 1]
+              and dist[i][j] == dist[i - 2][j - 2] + 1):
+            out.append(("swapped", i - 2, slots[j - 2]))
+            i, j = i - 2, j - 2
+        elif j > 0 and dist[i][j] == dist[i][j - 1] + 1:
+            out.append(("missing-deal", i, slots[j - 1]))
+            j -= 1
+        else:
+            out.append(("extra-deal", i - 1, played[i - 1] or "?"))
+            i -= 1
+    return list(reversed(out))
+
+
+def _label(rules: Rules, gid: str, lang: str = "ru") -> str:
+    game = rules.games.get(gid)
+    return game.label(lang) if game else GAME_LABELS.get(base(gid), {}).get(lang, gid)
+
+
+def _sequence(game: GameFile, rows: list[Row]) -> list[Problem]:
+    rules, problems = game.rules, []
+    played = [r.game_id for r in rows]
+
+    def add(code: str, number: int | None, gid: str | None, text: str, player: str | None = None,
+            shown: str | None = None) -> None:
+        """``shown`` is the game the sheet has at that deal, when it differs from ``gid``."""
+        label_of = shown or gid
+        where = (f"deal {number}" if number else "the sheet") + (f" ({_label(rules, label_of)})" if label_of else "")
+        problems.append(Problem(code, number, gid, player, None, None, f"{where}: {text}"))
+
+    if rules.order == "fixed":
+        for code, idx, what in _align(rules.slots, played):
+            number = rows[idx].deal.number if idx < len(rows) else (rows[-1].deal.number + 1 if rows else 1)
+            if code == "wrong-order":
+                add("wrong-order", number, played[idx], f"the sheet has {_label(rules, what)} here")
+            elif code == "swapped":
+                add("wrong-order", number, played[idx],
+                    f"played before {_label(rules, played[idx + 1] or '')} (deal {number + 1}); "
+                    "the two are swapped")
+            elif code == "missing-deal":
+                shown = played[idx] if idx < len(played) else None
+                add("missing-deal", number, what, f"{_label(rules, what)} is missing before this deal",
+                    shown=shown)
+            else:
+                add("extra-deal", number, played[idx], "one deal too many: the sheet has no row for it")
+    else:
+        per_player = rules.order == "ordered-player"
+        want = Counter(rules.per_round)
+        seen: Counter[tuple[str | None, str]] = Counter()
+        for row in rows:
+            if row.game_id is None:
+                continue
+            who = row.deal.orderer
+            if per_player and who is None:
+                add("orderer", row.deal.number, row.game_id, "who ordered this game is not recorded")
+                continue
+            key = (who if per_player else None, row.game_id)
+            seen[key] += 1
+            if seen[key] > want[row.game_id]:
+                whose = f"{who} has" if per_player else "the table has"
+                add("extra-deal", row.deal.number, row.game_id,
+                    f"{whose} already played {_label(rules, row.game_id)}", who if per_player else None)
+        if len(rows) >= len(rules.slots):
+            for who in (game.players if per_player else (None,)):
+                for gid, count in want.items():
+                    short = count - seen[(who, gid)]
+                    if short > 0:
+                        whom = f"{who} has" if who else "the table has"
+                        add("missing-deal", None, gid, f"{whom} not played {_label(rules, gid)}", who)
+    trump_slots = [g for g in rules.slots if rules.games[g].kind == "trumps"]
+    if trump_slots and rules.order == "fixed":
+        share = len(trump_slots) / len(game.players)
+        declared: Counter[str] = Counter()
+        for row in rows:
+            if row.game_id and rules.games[row.game_id].kind == "trumps" and row.declarer:
+                declared[row.declarer] += 1
+                if declared[row.declarer] > share:
+                    add("declarer", row.deal.number, row.game_id,
+                        f"{row.declarer} declares more than his share ({share:g})", row.declarer)
+    return problems
+
+
+def verify(game: GameFile) -> Report:
+    rules, players = game.rules, game.players
+    rows: list[Row] = []
+    all_problems: list[Problem] = list(game.problems)
+    minus = dict.fromkeys(players, 0)
+    plus = dict.fromkeys(players, 0)
+    expected_plus_adjust = 0
+    for deal in game.deals:
+        gid = rules.find_game(deal.game)
+        dealer = game.dealer_of(deal.number)
+        label = _label(rules, gid) if gid else deal.game
+        chk = _Deal(deal.number, label, gid)
+        cells: tuple[int, ...] | None = None
+        expected = None
+        declarer = None
+        if gid is None:
+            known = ", ".join(g.label() for g in rules.games.values())
+            chk.add("unknown-game", f"{rules.id} has no game '{deal.game}' (games: {known})", actual=deal.game)
+        else:
+            g = rules.games[gid]
+            if g.kind == "trumps":
+                declarer = deal.declarer or game.left_of(dealer)
+                deal = _with_declarer(deal, declarer)
+            if deal.taken is not None:
+                cells = _cells_from_taken(g, deal.taken, rules, chk, players)
+            elif deal.points is not None:
+                cells = deal.points
+            if cells is not None:
+                expected = _check_cells(g, cells, rules, chk, players, deal)
+                if g.kind == "trumps":
+                    expected_plus_adjust += expected - g.total
+                side = minus if rules.stage_of(gid) == 0 else plus
+                for who, cell in zip(players, cells):
+                    side[who] += cell
+        rows.append(Row(deal, gid, cells, expected, dealer, declarer, tuple(chk.problems)))
+        all_problems.extend(chk.problems)
+    all_problems.extend(_sequence(game, rows))
+    complete = len(rows) >= len(rules.slots)
+    exp = Totals(rules.stage_total(0), rules.stage_total(1) + expected_plus_adjust)
+    totals = {p: Totals(minus[p], plus[p]) for p in players}
+    if complete:
+        s_minus, s_plus = sum(minus.values()), sum(plus.values())
+        if s_minus != exp.minus:
+            all_problems.append(Problem("stage-sum", None, None, None, exp.minus, s_minus,
+                                        f"ИТОГО (−) sums to {num(s_minus)}, expected {num(exp.minus)}"))
+        if s_plus != exp.plus:
+            all_problems.append(Problem("stage-sum", None, None, None, exp.plus, s_plus,
+                                        f"ИТОГО (+) sums to {num(s_plus)}, expected {num(exp.plus)}"))
+        if s_minus + s_plus != exp.total:
+            all_problems.append(Problem("grand-total", None, None, None, exp.total, s_minus + s_plus,
+                                        f"ИТОГО sums to {num(s_minus + s_plus)}, expected {num(exp.total)}"))
+    return Report(game, tuple(rows), tuple(all_problems), totals, exp, complete)
+
+
+def _with_declarer(deal: Deal, declarer: str) -> Deal:
+    return deal if deal.declarer == declarer else replace(deal, declarer=declarer)

@@ -1,0 +1,58 @@
+"""Names of the games and of what is counted in them, in Russian and English.
+
+Templates may override a game's label (``[labels]``); everything else reads from here.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+#: What is counted in one deal, in the order of the paper blank.
+CATEGORIES: tuple[str, ...] = ("tricks", "hearts", "boys", "girls", "king", "last")
+
+#: Single games are the categories; Ералаш counts all six; trumps count tricks at their own unit.
+BASE_GAMES: tuple[str, ...] = (*CATEGORIES, "eralash", "trumps")
+
+GAME_LABELS: dict[str, dict[str, str]] = {
+    "tricks": {"ru": "Взятки", "en": "Tricks"},
+    "hearts": {"ru": "Черви", "en": "Hearts"},
+    "boys": {"ru": "Мальчики", "en": "Boys"},
+    "girls": {"ru": "Девочки", "en": "Girls"},
+    "king": {"ru": "Кинг", "en": "King"},
+    "last": {"ru": "Две последние", "en": "Last two"},
+    "eralash": {"ru": "Ералаш", "en": "Eralash"},
+    "trumps": {"ru": "Козыри", "en": "Trumps"},
+}
+
+#: Names a person may type for a count key in ``--taken`` or ``taken = [...]``.
+CATEGORY_ALIASES: dict[str, str] = {
+    "tricks": "tricks", "взятки": "tricks", "взятка": "tricks", "взяток": "tricks", "t": "tricks",
+    "hearts": "hearts", "черви": "hearts", "червы": "hearts", "червей": "hearts", "h": "hearts",
+    "boys": "boys", "мальчики": "boys", "мальчиков": "boys", "b": "boys",
+    "girls": "girls", "девочки": "girls", "девочек": "girls", "дамы": "girls", "g": "girls",
+    "king": "king", "кинг": "king", "k": "king",
+    "last": "last", "последние": "last", "последняя": "last", "две последние": "last",
+    "l": "last",
+}
+
+UNIT_PHRASES: dict[str, dict[str, str]] = {
+    "tricks": {"ru": "за взятку", "en": "a trick"},
+    "hearts": {"ru": "за черву", "en": "a heart"},
+    "boys": {"ru": "за мальчика", "en": "a boy"},
+    "girls": {"ru": "за даму", "en": "a queen"},
+    "king": {"ru": "за Кинга (K♥)", "en": "the King (K♥)"},
+    "last": {"ru": "за каждую из последних", "en": "each of the last tricks"},
+    "trumps": {"ru": "за взятку в козырной сдаче", "en": "a trick in a trump deal"},
+}
+
+BOYS_PHRASES: dict[str, dict[str, str]] = {
+    "jacks": {"ru": "валеты", "en": "jacks"},
+    "kings": {"ru": "короли", "en": "kings"},
+    "jacks+kings": {"ru": "валеты и короли", "en": "jacks and kings"},
+}
+
+
+def fold(text: str) -> str:
+    """Fold a label for matching: case, ё/е, spaces and punctuation around '+' do not matter."""
+    text = unicodedata.normalize("NFC", text).casefold().replace("ё", "е")
+    return " ".join(text.replace("(", " ").replace(")", " ").split()).replace(" +", "+")
