@@ -150,6 +150,15 @@ def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | 
     return deal, problems
 
 
+def toml_error(exc: tomllib.TOMLDecodeError, text: str) -> str:
+    """tomllib names line and column, except at the end of the text: name it there too."""
+    msg = str(exc)
+    if "end of document" in msg:
+        lines = text.splitlines() or [""]
+        msg = msg.replace("(at end of document)", f"(at line {len(lines)}, column {len(lines[-1]) + 1}, the end)")
+    return msg
+
+
 def parse_options(raw: Any) -> dict[str, str]:
     if raw is None:
         return {}
@@ -163,7 +172,7 @@ def read_game(text: str, path: Path | None = None, base_dir: Path | None = None)
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{where}: not valid TOML: {exc}") from None
+        raise InputError(f"{where}: not valid TOML: {toml_error(exc, text)}") from None
     unknown = sorted(set(raw) - FILE_KEYS)
     if unknown:
         raise InputError(f"{where}: unknown key {', '.join(unknown)}")

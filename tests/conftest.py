@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _isolated_state(tmp_path_factory, monkeypatch):
+    """Commands that remember the current game must not touch the developer's real data dir."""
+    state = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("KINGSHEET_STATE_DIR", str(state))
+    monkeypatch.delenv("KINGSHEET_FILE", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    os.environ.pop("COLUMNS", None)
+
+
+GAME_HEAD = """format = 1
+rules = "{rules}"
+players = [{players}]
+"""
+
+
+def game_text(rules: str = "blank-4", players: str = '"Аня", "Боря", "Вася", "Галя"', deals: str = "",
+              extra: str = "") -> str:
+    return GAME_HEAD.format(rules=rules, players=players) + extra + deals
+
+
+def deal(game: str, points: list[int], **extra: object) -> str:
+    lines = ["", "[[deals]]", f'game = "{game}"', f"points = {points}"]
+    for k, v in extra.items():
+        lines.append(f'{k} = "{v}"' if isinstance(v, str) else f"{k} = {v}")
+    return "\n".join(lines) + "\n"

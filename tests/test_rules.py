@@ -1,0 +1,119 @@
+"""Templates: every one loads, totals are derived, a wrong stated total is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kingsheet.rules import RulesError, load_rules, read_template, resolve, template_dir, template_ids
+
+EXPECTED_IDS = {
+    "blank-4", "symmetric", "replay-8", "short", "king-14", "king-14-alt", "ordered", "ordered-56",
+    "trump-48", "trump-bidding", "kingcardgame", "three-30", "three-simple", "minsk", "atomic",
+    "classic-52", "classic-52-3",
+}
+
+# (stage minus, stage plus, number of deals) as RULES.md gives them
+STAGES = {
+    "blank-4": (-192, 192, 12), "symmetric": (-192, 192, 14), "replay-8": (-192, 192, 15),
+    "short": (-96, 96, 10), "king-14": (-192, 192, 14), "king-14-alt": (-192, 192, 14),
+    "ordered": (-192, 192, 14), "ordered-56": (-768, 768, 56), "trump-48": (-192, 192, 11),
+    "trump-bidding": (-192, 192, 11), "kingcardgame": (-480, 480, 14), "three-30": (-300, 300, 14),
+    "three-simple": (-232, 232, 14), "minsk": (-720, 720, 27), "atomic": (-720, 720, 36),
+    "classic-52": (-1380, 1300, 10), "classic-52-3": (-1275, 1275, 9),
+}
+
+
+def test_every_tier1_template_is_bundled():
+    assert set(template_ids()) == EXPECTED_IDS
+
+
+@pytest.mark.parametrize("tid", sorted(EXPECTED_IDS))
+def test_template_loads_with_every_option(tid):
+    rules = load_rules(tid)
+    assert (rules.stage_total(0), rules.stage_total(1), len(rules.slots)) == STAGES[tid]
+    for key, (choices, _) in rules.template.options.items():
+        for choice in choices:
+            load_rules(tid, {key: choice})
+    assert rules.template.source and rules.template.notes
+    assert all(g.labels["ru"] and g.labels["en"] for g in rules.games.values())
+
+
+@pytest.mark.parametrize("boys", ["jacks", "kings", "jacks+kings"])
+def test_blank4_single_games_are_16_and_eralash_96_for_every_boys_option(boys):
+    rules = load_rules("blank-4", {"boys": boys})
+    assert {g.id: g.total for g in rules.games.values()} == {
+        "tricks": -16, "hearts": -16, "boys": -16, "girls": -16, "king": -16, "last": -16,
+        "eralash": -96, "eralash+": 96, "trumps": 24}
+    assert rules.grand_total == 0
+
+
+def test_seed001_trick_costs_minus_32_with_jacks_and_kings():
+    # 9♣ K♥ J♣ A♣ as the 7th trick of negative Ералаш: trick 2 + heart 2 + boys 2+2 + King 16 + last 8
+    rules = load_rules("king-14-alt")
+    assert rules.options["boys"] == "jacks+kings"
+    eralash = rules.games["eralash"]
+    cards = ["9C", "KH", "JC", "AC"]
+    taken = {"tricks": 1, "last": 1}
+    for cat in ("hearts", "boys", "girls", "king"):
+        taken[cat] = sum(rules.deck.is_in(c, cat) for c in cards)
+    assert taken == {"tricks": 1, "last": 1, "hearts": 1, "boys": 2, "girls": 0, "king": 1}
+    assert eralash.points(taken) == -32
+
+
+def test_classic52_options_change_the_rows():
+    plain = load_rules("classic-52")
+    both = load_rules("classic-52", {"eralash": "yes", "last": "two"})
+    assert plain.games["last"].counts["last"] == 1 and both.games["last"].counts["last"] == 2
+    assert both.games["last"].total == -150
+    assert (both.stage_total(0), both.stage_total(1)) == (-2760, 2600)
+    assert "eralash" not in plain.games
+
+
+def bad(text: str) -> str:
+    with pytest.raises(RulesError) as exc:
+        resolve(read_template(text))
+    return str(exc.value)
+
+
+BASE = (template_dir() / "short.toml").read_text(encoding="utf-8")
+
+
+def test_stated_total_disagreeing_with_units_does_not_load():
+    msg = bad(BASE.replace("tricks = 16", "tricks = 18"))
+    assert "stated total of tricks is 18, but its units give 2×8 = 16" in msg
+
+
+def test_stage_total_disagreeing_is_refused():
+    msg = bad(BASE.replace("total = -96", "total = -100"))
+    assert "states total -100, but its deals sum to -96" in msg
+
+
+def test_deck_that_does_not_divide_is_refused():
+    msg = bad(BASE.replace("players = 4", "players = 3"))
+    assert "32 cards less a talon of 0 do not divide among 3 players" in msg
+
+
+def test_unknown_key_and_unknown_card():
+    assert "unknown key colour" in bad('colour = "red"\n' + BASE)
+    assert "stated.colour is not a game" in bad(BASE + "\ncolour = 3\n")
+    assert "does not hold: ZZ" in bad(BASE.replace("remove = []", 'remove = ["ZZ"]'))
+
+
+def test_unknown_rules_lists_known_ids():
+    with pytest.raises(RulesError) as exc:
+        load_rules("blank-5")
+    assert "unknown rules 'blank-5'; known: atomic, blank-4" in str(exc.value)
+
+
+def test_bad_option_value():
+    with pytest.raises(RulesError, match="option boys must be one of jacks, kings, jacks\\+kings, not 'queens'"):
+        load_rules("blank-4", {"boys": "queens"})
+
+
+def test_templates_are_plain_files(tmp_path: Path):
+    # a copy of a bundled template used by path loads the same
+    copy = tmp_path / "mine.toml"
+    copy.write_text((template_dir() / "blank-4.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert load_rules(str(copy)).stage_total(0) == -192

@@ -1,0 +1,186 @@
+"""The verifier: real games pass, every mutated cell is caught, each kind of mistake is named."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import deal, game_text
+from kingsheet.gamefile import Deal, GameFile, read_game
+from kingsheet.rules import load_rules, template_ids
+from kingsheet.simulate import play_game
+from kingsheet.verify import verify
+
+NAMES = ("Аня", "Боря", "Вася", "Галя")
+
+
+def simulated(tid: str, seed: int) -> GameFile:
+    rules = load_rules(tid)
+    rng = random.Random(seed)
+    players = NAMES[: rules.players]
+    deals = []
+    for k, (played, who) in enumerate(play_game(rules, rng), 1):
+        extra: dict[str, object] = {}
+        points = list(played.points)
+        if rules.order != "fixed":
+            extra["orderer"] = players[who]
+        if rules.games[played.game].kind == "trumps":
+            extra["declarer"] = players[who]
+            if rules.trumps.get("bidding"):
+                bid = rng.randint(1, 3)
+                extra["bid"] = bid
+                points[who] = rules.games[played.game].units["trumps"] * max(0, played.taken[who]["tricks"] - bid)
+        deals.append(Deal(k, played.game, tuple(points), **extra))  # type: ignore[arg-type]
+    return GameFile(rules, tid, players, tuple(deals))
+
+
+@pytest.mark.parametrize("tid", template_ids())
+def test_played_games_pass(tid):
+    for seed in range(3):
+        report = verify(simulated(tid, seed))
+        assert report.problems == (), report.problems[:3]
+        assert report.complete
+        assert report.sums.minus == report.expected.minus
+        assert report.sums.total == report.expected.total
+
+
+@settings(max_examples=150, deadline=None)
+@given(tid=st.sampled_from([t for t in template_ids() if t != "trump-bidding"]), seed=st.integers(0, 10**6),
+       data=st.data())
+def test_any_changed_cell_is_reported_at_its_deal(tid, seed, data):
+    game = simulated(tid, seed)
+    k = data.draw(st.integers(0, len(game.deals) - 1))
+    p = data.draw(st.integers(0, len(game.players) - 1))
+    delta = data.draw(st.integers(-200, 200).filter(bool))
+    d = game.deals[k]
+    assert d.points is not None
+    points = list(d.points)
+    points[p] += delta
+    mutated = GameFile(game.rules, game.rules_ref, game.players,
+                       (*game.deals[:k], Deal(d.number, d.game, tuple(points), orderer=d.orderer,
+                                              declarer=d.declarer), *game.deals[k + 1:]))
+    report = verify(mutated)
+    assert any(pr.deal == d.number for pr in report.problems)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 10**6), data=st.data())
+def test_cell_off_its_unit_is_reported_with_its_player(seed, data):
+    game = simulated("blank-4", seed)
+    k = data.draw(st.integers(0, 5))  # the single games: units 2, 2, 4, 4, 16, 8
+    p = data.draw(st.integers(0, 3))
+    d = game.deals[k]
+    unit = min(game.rules.games[d.game].units.values())
+    delta = -data.draw(st.integers(1, 50).filter(lambda x: x % unit))
+    points = list(d.points or ())
+    points[p] += delta
+    report = verify(GameFile(game.rules, "blank-4", game.players,
+                             (*game.deals[:k], Deal(d.number, d.game, tuple(points)), *game.deals[k + 1:])))
+    assert any(pr.code in ("cell-step", "cell-range") and pr.player == NAMES[p] and pr.deal == d.number for pr in report.problems)
+
+
+SEQUENCE = {"wrong-order", "missing-deal", "extra-deal"}
+
+
+def check(text: str, sequence: bool = False) -> list[tuple[str, int | None, str | None]]:
+    """Problems as (code, deal, player); order problems only when asked (these sheets are fragments)."""
+    report = verify(read_game(text))
+    return [(p.code, p.deal, p.player) for p in report.problems if sequence or p.code not in SEQUENCE]
+
+
+def messages(text: str) -> list[str]:
+    return [p.message for p in verify(read_game(text)).problems if p.code not in SEQUENCE]
+
+
+def test_trump_bidding_row_total_follows_the_bid():
+    # the declarer Боря bid 3 and took 5 tricks: he writes +12; the others took 3 tricks: +18
+    text = game_text("trump-bidding", deals=deal("trumps", [6, 12, 12, 0], declarer="Боря", bid=3))
+    report = verify(read_game(text))
+    assert report.rows[0].expected == 48 - 6 * 3
+    assert report.rows[0].problems == ()
+    # he took only 2 of his bid 3: writes 0, the row is 48 − 12 = 36
+    text = game_text("trump-bidding", deals=deal("trumps", [12, 0, 12, 12], declarer="Боря", bid=3))
+    assert verify(read_game(text)).rows[0].expected == 36
+    # writing his tricks anyway is caught
+    text = game_text("trump-bidding", deals=deal("trumps", [12, 12, 12, 12], declarer="Боря", bid=3))
+    assert messages(text) == ["deal 1 (Козыри): row sums to 48, expected 36"]
+
+
+def test_bid_missing_is_a_problem():
+    text = game_text("trump-bidding", deals=deal("trumps", [12, 12, 12, 12], declarer="Боря"))
+    assert ("bid", 1, None) in check(text)
+
+
+def test_buyout_keeps_the_row_at_24_and_explains_negative_cell():
+    # Вася bought Боря's deal for 3 tricks; Вася took 2 tricks (6 − 9 = −3), Боря 1 (+3 + 9 = 12)
+    text = game_text("replay-8", deals=deal("trumps", [9, 12, -3, 6], declarer="Боря", buyer="Вася", price=3))
+    report = verify(read_game(text))
+    assert report.rows[0].problems == ()
+
+
+def test_rospis_writes_two_tricks_each():
+    text = game_text("replay-8", deals=deal("trumps", [6, 6, 9, 3], declarer="Боря", contract="роспись"))
+    assert check(text) == [("cell-impossible", 1, "Вася"), ("cell-impossible", 1, "Галя")]
+
+
+def test_structural_problems_name_the_deal():
+    text = game_text(deals=deal("tricks", [-4, 0, -12]) + deal("hearts", [-4, 0, -8, -4], colour="red")
+                     + deal("шахматы", [0, 0, 0, 0]))
+    assert messages(text)[:3] == [
+        "deal 1: has 3 cells for 4 players",
+        "deal 2: unknown key colour",
+        "deal 3 (шахматы): blank-4 has no game 'шахматы' (games: Взятки, Черви, Мальчики, Девочки, Кинг, "
+        "Две последние, Ералаш, АнтиЕралаш, Козыри)",
+    ]
+
+
+def test_declarer_not_at_table_and_more_than_share():
+    head = "".join(deal(g, p) for g, p in [
+        ("tricks", [-4, -4, -4, -4]), ("hearts", [-4, -4, -4, -4]), ("boys", [-4, -4, -4, -4]),
+        ("girls", [-4, -4, -4, -4]), ("king", [-16, 0, 0, 0]), ("last", [-8, -8, 0, 0]),
+        ("eralash", [-24, -24, -24, -24]), ("eralash+", [24, 24, 24, 24])])
+    text = game_text(deals=head + deal("trumps", [6, 6, 6, 6], declarer="Аня")
+                     + deal("trumps", [6, 6, 6, 6], declarer="Аня") + deal("trumps", [6, 6, 6, 6], declarer="Дима"))
+    assert check(text) == [("declarer", 11, None), ("declarer", 10, "Аня")]
+
+
+def test_game_by_russian_label_case_and_yo_insensitive():
+    text = game_text(deals=deal("ВЗЯТКИ", [-4, -4, -4, -4]) + deal("черви", [-4, -4, -4, -4])
+                     + deal("Мальчики", [-4, -4, -4, -4]) + deal("девочки", [-4, -4, -4, -4]))
+    assert check(text) == []
+    text = game_text("king-14", deals=deal("Всё подряд", [-24, -24, -24, -24]))
+    assert verify(read_game(text)).rows[0].game_id == "eralash"
+    text = game_text("symmetric", deals=deal("Взятки+", [4, 4, 4, 4]))
+    assert verify(read_game(text)).rows[0].game_id == "tricks+"
+
+
+def test_taken_counts_are_checked():
+    bad_counts = """
+[[deals]]
+game = "eralash"
+taken = [
+  { tricks = 3, hearts = 3, boys = 2, girls = 2 },
+  { tricks = 1, boys = 1, girls = 1 },
+  { tricks = 3, hearts = 5, boys = 1, girls = 1, king = 1, last = 2 },
+  { tricks = 2 },
+]
+"""
+    assert messages(game_text(deals=bad_counts)) == [
+        "deal 1 (Ералаш): tricks taken add up to 9, the deal holds 8",
+        "deal 1 (Ералаш): row sums to −98, expected −96",
+    ]
+    zero_tricks = bad_counts.replace("{ tricks = 2 }", "{ tricks = 0, hearts = 1 }").replace(
+        "hearts = 5", "hearts = 4").replace("{ tricks = 1, boys", "{ tricks = 2, boys")
+    assert ("cell-impossible", 1, "Галя") in check(game_text(deals=zero_tricks))
+
+
+def test_ordered_games_each_once():
+    deals = deal("tricks", [-4, -4, -4, -4], orderer="Аня") + deal("tricks", [-4, -4, -4, -4], orderer="Боря")
+    assert check(game_text("ordered", deals=deals), sequence=True) == [("extra-deal", 2, None)]
+    assert check(game_text("ordered-56", deals=deals), sequence=True) == []
+    deals56 = deals + deal("tricks", [-4, -4, -4, -4], orderer="Аня") + deal("hearts", [-4, -4, -4, -4])
+    assert check(game_text("ordered-56", deals=deals56), sequence=True) == [
+        ("extra-deal", 3, "Аня"), ("orderer", 4, None)]
