@@ -114,6 +114,86 @@ def check_cmd(
     raise typer.Exit(code)
 
 
+@app.command("settle")
+def settle_cmd(
+    files: Annotated[list[Path] | None, typer.Argument(help="Game files of one evening (summed by name).")] = None,
+    totals: Annotated[str | None, typer.Option("--totals", help='ИТОГО by name: "А=100,Б=70,В=65,Г=-20"')] = None,
+    stake: Annotated[str | None, typer.Option("--stake", help="Money per point, a decimal (default: the file's, or 1).")] = None,
+    currency: Annotated[str | None, typer.Option("--currency", help="ISO code, e.g. RUB (default).")] = None,
+    method: Annotated[str | None, typer.Option("--method", help="pairwise (default) or pot.")] = None,
+    pot_mean: Annotated[bool, typer.Option("--pot-mean", help="Pot on a result that is not zero-sum: against the mean.")] = False,
+    round_to: Annotated[str | None, typer.Option("--round", help="Round transfers to 1 or 10 (whole units).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Settle even a sheet with problems.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="The settlement as JSON.")] = False,
+    lang: Lang = "ru",
+) -> None:
+    """Money: every pair's debt and the fewest transfers that settle the evening.
+
+    Example: kingsheet settle --totals "А=100,Б=70,В=65,Г=-20" --stake 1
+    """
+    from .money import METHODS, check_currency, parse_decimal, parse_stake, parse_totals, settle
+    from .render_text import settlement_text
+
+    columns: dict[str, dict[str, int]] = {}
+    money: dict[str, Any] = {}
+    try:
+        if totals and files:
+            fail("give game files or --totals, not both", UNUSABLE)
+        if totals:
+            summed = parse_totals(totals)
+        elif files:
+            summed, columns, money = _evening(files, force)
+        else:
+            fail("give game files, or --totals \"А=100,Б=70,В=65,Г=-20\"")
+        cur = check_currency(currency or money.get("currency"))
+        how = method or money.get("method") or "pairwise"
+        if how not in METHODS:
+            fail(f"--method must be pairwise or pot, not '{how}'")
+        st = parse_stake(stake if stake is not None else money.get("stake"), cur)
+        rnd = parse_decimal(round_to, "--round") if round_to is not None else None
+        result = settle(summed, st, cur, how, pot_mean, rnd)
+    except InputError as exc:
+        fail(str(exc))
+    if as_json:
+        emit_json(result.as_json())
+    else:
+        typer.echo(settlement_text(result, columns if len(columns) > 1 else None, lang))
+    raise typer.Exit(OK)
+
+
+def _evening(files: list[Path], force: bool) -> tuple[dict[str, Any], dict[str, dict[str, int]], dict[str, Any]]:
+    """Sum several games by player name; refuse a sheet with problems unless forced."""
+    from decimal import Decimal
+
+    from .sheets import load_any
+    from .verify import verify
+
+    summed: dict[str, Decimal] = {}
+    columns: dict[str, dict[str, int]] = {}
+    moneys: list[dict[str, Any]] = []
+    for path in files:
+        report = verify(load_any(path))
+        if report.problems and not force:
+            for problem in report.problems:
+                typer.echo(f"{path}: {problem.message}", err=True)
+            fail(f"{path} has problems; fix them, or settle anyway with --force", PROBLEMS)
+        name = path.stem
+        while name in columns:
+            name += "'"
+        columns[name] = {p: t.total for p, t in report.totals.items()}
+        for p, t in report.totals.items():
+            summed[p] = summed.get(p, Decimal(0)) + t.total
+        moneys.append(dict(report.game.money))
+    money: dict[str, Any] = {}
+    for key in ("stake", "currency", "method"):
+        values = {str(m[key]) for m in moneys if key in m}
+        if len(values) > 1:
+            raise InputError(f"the files disagree on {key} ({', '.join(sorted(values))}); give --{key}")
+        if values:
+            money[key] = values.pop()
+    return summed, columns, money
+
+
 def main() -> None:
     try:
         app()

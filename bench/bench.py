@@ -1,0 +1,140 @@
+"""Print every figure the issues ask for. Usage: python bench/bench.py [--quick] [section ...]
+
+Sections: verify, eralash, cli, pdf, xlsx, batch. Timings are medians of repeated runs on this
+machine; whole-process figures are compared with a minimal typer app measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+PY = sys.executable
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def process_time(args: list[str], repeat: int, cwd: Path = ROOT) -> float:
+    def run() -> None:
+        subprocess.run(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+    run()  # warm the file cache
+    return median_time(run, repeat)
+
+
+def kingsheet(*args: str) -> list[str]:
+    return [PY, "-m", "kingsheet.cli", *args]
+
+
+def floor(repeat: int) -> float:
+    return process_time([PY, str(ROOT / "bench" / "minimal_typer.py"), "x"], repeat)
+
+
+def simulated_file(tid: str, seed: int, folder: Path) -> Path:
+    sys.path.insert(0, str(ROOT / "examples"))
+    from make_examples import write_example
+
+    path = folder / f"{tid}-{seed}.toml"
+    path.write_text(write_example(tid, seed), encoding="utf-8")
+    return path
+
+
+def bench_verify(quick: bool) -> None:
+    from kingsheet.gamefile import load_game
+    from kingsheet.verify import verify
+
+    with tempfile.TemporaryDirectory() as d:
+        path = simulated_file("ordered-56", 7, Path(d))
+        game = load_game(path)
+        verify(game)  # caches warm, as in a running process
+        t = median_time(lambda: verify(game), 50 if quick else 300)
+        t_load = median_time(lambda: verify(load_game(path)), 20 if quick else 100)
+    print(f"verify ordered-56 (56 deals), in-process: {t * 1000:.2f} ms (goal ≤ 5 ms); "
+          f"with reading the file: {t_load * 1000:.2f} ms")
+
+
+def bench_eralash(quick: bool) -> None:
+    from kingsheet.feasibility import _SPACES, _space, eralash_possible
+    from kingsheet.rules import load_rules
+
+    for tid, opts in [("blank-4", {}), ("king-14-alt", {}), ("three-30", {}), ("classic-52", {"eralash": "yes"})]:
+        rules = load_rules(tid, opts)
+        _SPACES.clear()
+        t0 = time.perf_counter()
+        space = _space(rules, "eralash")
+        build = time.perf_counter() - t0
+        total = -rules.games["eralash"].total
+        values = sorted(v for v in space.by_value if v <= total)
+        rows = []
+        for combo in itertools.combinations_with_replacement(values, rules.players - 1):
+            last = total - sum(combo)
+            if last >= combo[-1] and last in space.by_value:
+                rows.append([-v for v in (*combo, last)])
+        if quick or len(rows) > 3000:
+            rows = random.Random(1).sample(rows, min(len(rows), 300 if quick else 3000))
+        worst, worst_row = 0.0, None
+        for row in rows:
+            t = min(median_time(lambda r=row: eralash_possible(rules, "eralash", r), 3), 1.0)
+            if t > worst:
+                worst, worst_row = t, row
+        print(f"Ералаш possibility, {tid} {opts or ''}: worst {worst * 1000:.3f} ms over {len(rows)} rows "
+              f"(row {worst_row}); table built once per rules in {build * 1000:.1f} ms")
+
+
+def bench_cli(quick: bool) -> None:
+    n = 5 if quick else 15
+    base = floor(n)
+    print(f"minimal typer app: {base * 1000:.0f} ms")
+    with tempfile.TemporaryDirectory() as d:
+        game = simulated_file("blank-4", 3, Path(d))
+        rows = {
+            "check (12 deals)": kingsheet("check", str(game)),
+            "--help": kingsheet("--help"),
+            "show": kingsheet("show", str(game)),
+        }
+        for name, args in rows.items():
+            t = process_time(args, n)
+            print(f"kingsheet {name}: {t * 1000:.0f} ms = {t / base:.2f}× the floor (goal ≤ 1.3×)")
+        fresh = Path(d) / "deal.toml"
+
+        def deal_once() -> None:
+            fresh.write_text(game.read_text(encoding="utf-8").split("\n[[deals]]")[0] + "\n", encoding="utf-8")
+            subprocess.run(kingsheet("deal", str(fresh), "tricks", "-4", "0", "-8", "-4"), cwd=ROOT,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+        deal_once()
+        t = median_time(deal_once, n)
+        print(f"kingsheet deal: {t * 1000:.0f} ms = {t / base:.2f}× the floor (goal ≤ 1.3×)")
+
+
+SECTIONS = {"verify": bench_verify, "eralash": bench_eralash, "cli": bench_cli}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("sections", nargs="*", default=list(SECTIONS))
+    ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = ap.parse_args()
+    for name in args.sections:
+        SECTIONS[name](args.quick)
+
+
+if __name__ == "__main__":
+    main()

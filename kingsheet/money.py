@@ -1,0 +1,270 @@
+"""Money: who pays whom, exactly, in the currency's minor unit.
+
+pairwise («каждый с каждым», seed 000: «из итога победителя вычитаются итоги проигравших»):
+every pair settles the difference of their ИТОГО. pot («на стол»): losers put their ИТОГО
+on the table, winners take theirs. Either way the balances are then settled by the fewest
+transfers: n minus the largest number of disjoint zero-sum groups (exact up to EXACT_LIMIT
+players, a greedy settlement above that, and the result says which).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+from typing import Any, Mapping
+
+from .problems import InputError
+
+# ISO 4217 codes a table is likely to play for: minor-unit digits and the sign printed after amounts
+CURRENCIES: dict[str, tuple[int, str]] = {
+    "RUB": (2, "₽"), "BYN": (2, "Br"), "UAH": (2, "₴"), "KZT": (2, "₸"), "USD": (2, "$"), "EUR": (2, "€"),
+    "GBP": (2, "£"), "CHF": (2, "CHF"), "PLN": (2, "zł"), "CZK": (2, "Kč"), "ILS": (2, "₪"), "GEL": (2, "₾"),
+    "AMD": (2, "֏"), "AZN": (2, "₼"), "UZS": (2, "сўм"), "KGS": (2, "сом"), "MDL": (2, "L"), "TRY": (2, "₺"),
+    "CNY": (2, "¥"), "JPY": (0, "¥"), "KRW": (0, "₩"), "CAD": (2, "$"), "AUD": (2, "$"), "SEK": (2, "kr"),
+    "NOK": (2, "kr"), "DKK": (2, "kr"), "HUF": (2, "Ft"), "RSD": (2, "дин"), "BGN": (2, "лв"),
+    "XXX": (0, "pts"),  # ISO's "no currency": settle in points
+}
+METHODS = ("pairwise", "pot")
+EXACT_LIMIT = 16
+
+
+@dataclass(frozen=True)
+class Transfer:
+    payer: str
+    payee: str
+    amount: Decimal
+
+    def as_json(self) -> dict[str, str]:
+        return {"from": self.payer, "to": self.payee, "amount": money_str(self.amount)}
+
+
+@dataclass(frozen=True)
+class Settlement:
+    method: str
+    stake: Decimal
+    currency: str
+    totals: Mapping[str, Decimal]  # ИТОГО per player, summed over the evening's games
+    balances: Mapping[str, Decimal]  # what each wins (+) or pays (−), in the minor unit
+    pairs: tuple[Transfer, ...]  # pairwise: every pair's debt
+    transfers: tuple[Transfer, ...]  # the fewest payments settling `settled`
+    settled: Mapping[str, Decimal]  # balances after --round (= balances without it)
+    rounding: Decimal | None = None
+    exact: bool = True  # False when the fewest-transfers search fell back to the greedy rule
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def symbol(self) -> str:
+        return CURRENCIES[self.currency][1]
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "method": self.method,
+            "stake": str(self.stake),
+            "currency": self.currency,
+            "totals": {p: _plain(v) for p, v in self.totals.items()},
+            "balances": {p: money_str(v) for p, v in self.balances.items()},
+            "pairs": [t.as_json() for t in self.pairs],
+            "transfers": [t.as_json() for t in self.transfers],
+        }
+        if self.rounding is not None:
+            out["round"] = str(self.rounding)
+            out["rounded_balances"] = {p: money_str(v) for p, v in self.settled.items()}
+        out["fewest_exact"] = self.exact
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+
+def money_str(value: Decimal) -> str:
+    """An amount as a decimal string: "185" when whole, else in the minor unit ("45.50")."""
+    if value == value.to_integral_value():
+        return str(value.to_integral_value())
+    return str(value)
+
+
+def _plain(value: Decimal) -> int | str:
+    return int(value) if value == value.to_integral_value() else str(value)
+
+
+def parse_decimal(text: str, what: str) -> Decimal:
+    try:
+        value = Decimal(str(text).strip().replace(",", ".").replace("−", "-"))
+    except InvalidOperation:
+        raise InputError(f"{what} '{text}' is not a number") from None
+    if not value.is_finite():
+        raise InputError(f"{what} '{text}' is not a number")
+    return value
+
+
+def parse_stake(text: str | None, currency: str) -> Decimal:
+    if text is None:
+        return Decimal(1)
+    if isinstance(text, float):
+        raise InputError("stake must be a decimal string such as \"0.50\", not a float")
+    stake = parse_decimal(str(text), "stake")
+    if stake <= 0:
+        raise InputError(f"stake must be above zero, not {text}")
+    return stake
+
+
+def check_currency(code: str | None) -> str:
+    code = (code or "RUB").strip().upper()
+    if code not in CURRENCIES:
+        raise InputError(f"unknown currency code '{code}' (known: {', '.join(sorted(CURRENCIES))})")
+    return code
+
+
+def parse_totals(text: str) -> dict[str, Decimal]:
+    """``"А=100,Б=70,В=65,Г=-20"`` → ordered totals; names as typed, each once."""
+    out: dict[str, Decimal] = {}
+    parts = [p for p in text.replace(";", ",").split(",") if p.strip()]
+    if not parts:
+        raise InputError("--totals is empty; write it as \"Аня=100,Боря=70,Вася=65,Галя=-20\"")
+    for part in parts:
+        name, sep, value = part.partition("=")
+        name = name.strip()
+        if not sep:
+            raise InputError(f"--totals: '{part.strip()}' has no '='; write name=points")
+        if not name:
+            raise InputError(f"--totals: '{part.strip()}' has no name before '='")
+        if name in out:
+            raise InputError(f"--totals: {name} appears twice")
+        out[name] = parse_decimal(value, f"--totals: {name}'s total")
+    if len(out) < 2:
+        raise InputError("--totals needs at least two players")
+    return out
+
+
+def _quantum(currency: str) -> Decimal:
+    return Decimal(1).scaleb(-CURRENCIES[currency][0])
+
+
+def round_keeping_zero(values: Mapping[str, Decimal], step: Decimal) -> dict[str, Decimal]:
+    """Round to multiples of ``step`` so that the sum stays what it was (zero).
+
+    Largest remainder: everyone is rounded down, then the units still owed go to the largest
+    remainders; ties go to the player named first in seating order. Deterministic.
+    """
+    floors = {p: (v / step).to_integral_value(rounding=ROUND_FLOOR) for p, v in values.items()}
+    rema = {p: v - floors[p] * step for p, v in values.items()}
+    missing = (sum(values.values(), Decimal(0)) - sum(floors.values(), Decimal(0)) * step) / step
+    k = int(missing.to_integral_value())
+    order = sorted(values, key=lambda p: (-rema[p], list(values).index(p)))
+    out = {p: floors[p] * step for p in values}
+    for p in order[:k]:
+        out[p] += step
+    return {p: (v.quantize(step) if step < 1 else v) for p, v in out.items()}
+
+
+def _fewest(balances: Mapping[str, Decimal]) -> tuple[list[Transfer], bool]:
+    """The fewest transfers realising ``balances`` (sum zero)."""
+    people = [p for p, v in balances.items() if v != 0]
+    vals = [balances[p] for p in people]
+    n = len(people)
+    if n == 0:
+        return [], True
+    exact = n <= EXACT_LIMIT
+    groups: list[list[int]]
+    if exact:
+        full = (1 << n) - 1
+        sums = [Decimal(0)] * (1 << n)
+        for mask in range(1, 1 << n):
+            low = (mask & -mask).bit_length() - 1
+            sums[mask] = sums[mask & (mask - 1)] + vals[low]
+        best = [0] * (1 << n)
+        for mask in range(1, 1 << n):
+            m, b = mask, 0
+            while m:
+                bit = m & -m
+                b = max(b, best[mask ^ bit])
+                m ^= bit
+            best[mask] = b + (1 if sums[mask] == 0 else 0)
+        # walk back: peel off elements, closing a group each time the rest is zero-sum
+        groups, current, mask = [], [], full
+        while mask:
+            m = mask
+            while m:
+                bit = m & -m
+                if best[mask ^ bit] + (1 if sums[mask] == 0 else 0) == best[mask]:
+                    break
+                m ^= bit
+            current.append(bit.bit_length() - 1)
+            mask ^= bit
+            if sums[mask] == 0:
+                groups.append(current)
+                current = []
+    else:
+        groups = [list(range(n))]
+    transfers: list[Transfer] = []
+    for group in groups:
+        rest = {people[i]: vals[i] for i in group}
+        while any(v != 0 for v in rest.values()):
+            payer = min(rest, key=lambda p: (rest[p], people.index(p)))
+            payee = max(rest, key=lambda p: (rest[p], -people.index(p)))
+            amount = min(-rest[payer], rest[payee])
+            transfers.append(Transfer(payer, payee, amount))
+            rest[payer] += amount
+            rest[payee] -= amount
+    transfers.sort(key=lambda t: (people.index(t.payer), people.index(t.payee)))
+    return transfers, exact
+
+
+def settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str = "RUB", method: str = "pairwise",
+           pot_mean: bool = False, round_to: Decimal | None = None) -> Settlement:
+    if method not in METHODS:
+        raise InputError(f"method must be pairwise or pot, not '{method}'")
+    currency = check_currency(currency)
+    tot = {p: Decimal(v) for p, v in totals.items()}
+    n = len(tot)
+    if n < 2:
+        raise InputError("settling needs at least two players")
+    grand = sum(tot.values(), Decimal(0))
+    notes: list[str] = []
+    q = _quantum(currency)
+    pairs: list[Transfer] = []
+    if method == "pot":
+        if grand != 0 and not pot_mean:
+            raise InputError(
+                f"the totals sum to {grand}, not zero, so a pot does not balance; "
+                "settle pairwise (--method pairwise), or against the mean (--pot-mean)")
+        mean = grand / n
+        raw = {p: (v - mean) * stake for p, v in tot.items()}
+        if grand != 0:
+            notes.append(f"settled against the mean ИТОГО {mean.normalize()}: the totals sum to {grand}")
+    else:
+        raw = {p: (n * v - grand) * stake for p, v in tot.items()}
+        names = list(tot)
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                diff = (tot[a] - tot[b]) * stake
+                if diff > 0:
+                    pairs.append(Transfer(b, a, diff))
+                elif diff < 0:
+                    pairs.append(Transfer(a, b, -diff))
+    if all(v == v.quantize(q) for v in raw.values()):
+        balances = {p: v.quantize(q) for p, v in raw.items()}
+    else:
+        balances = round_keeping_zero(raw, q)
+        notes.append(f"balances rounded to {q} {currency} by largest remainder; ties to the first seated")
+    pairs = [Transfer(t.payer, t.payee, t.amount.quantize(q)) for t in pairs]
+    settled = balances
+    if round_to is not None:
+        if round_to <= 0:
+            raise InputError(f"--round must be above zero, not {round_to}")
+        settled = round_keeping_zero(balances, round_to)
+        notes.append(f"transfers rounded to {round_to.normalize()} {currency} by largest remainder "
+                     "(everyone rounded down, the rest to the largest remainders, ties to the first seated); "
+                     "the balances still sum to zero")
+    transfers, exact = _fewest(settled)
+    if not exact:
+        notes.append(f"more than {EXACT_LIMIT} players: transfers by the greedy rule, perhaps not the fewest")
+    return Settlement(method, stake, currency, tot, balances, tuple(pairs), tuple(transfers), settled, round_to,
+                      exact, tuple(notes))
+
+
+def fmt_money(amount: Decimal, s: Settlement) -> str:
+    q = _quantum(s.currency)
+    text = f"{amount.quantize(q):,}".replace(",", "\u202f")
+    if text.endswith(".00"):
+        text = text[:-3]
+    return f"{text} {s.symbol}"

@@ -1,0 +1,169 @@
+"""Money: seed 000's example verbatim, exact sums, the fewest transfers against brute force."""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import EXAMPLES
+from kingsheet.cli import app
+from kingsheet.money import parse_totals, settle
+from kingsheet.problems import InputError
+
+SEED = {"A": 100, "B": 70, "C": 65, "D": -20}
+
+
+def test_seed000_example_verbatim():
+    s = settle(SEED, Decimal(1))
+    assert {(t.payer, t.payee): t.amount for t in s.pairs if t.payee == "A"} == {
+        ("B", "A"): 30, ("C", "A"): 35, ("D", "A"): 120}
+    assert s.balances == {"A": 185, "B": 65, "C": 45, "D": -295}
+    assert len(s.transfers) == 3
+
+
+def test_seed000_example_cli_json(runner):
+    res = runner.invoke(app, ["settle", "--totals", "A=100,B=70,C=65,D=-20", "--stake", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    obj = json.loads(res.stdout)
+    assert obj["method"] == "pairwise" and obj["stake"] == "1" and obj["currency"] == "RUB"
+    assert obj["totals"] == SEED
+    assert obj["balances"] == {"A": "185", "B": "65", "C": "45", "D": "-295"}
+    assert {"from": "B", "to": "A", "amount": "30"} in obj["pairs"]
+    assert obj["transfers"] == [{"from": "D", "to": "A", "amount": "185"}, {"from": "D", "to": "B", "amount": "65"},
+                                {"from": "D", "to": "C", "amount": "45"}]
+
+
+def test_cli_text_shows_arrows_and_roubles(runner):
+    res = runner.invoke(app, ["settle", "--totals", "Аня=100,Боря=70,Вася=65,Галя=-20"])
+    assert "Галя → Аня 185 ₽" in res.stdout
+    assert "Боря → Аня 30 ₽" in res.stdout
+
+
+def test_evening_of_several_files_sums_by_name(runner):
+    res = runner.invoke(app, ["settle", "--json", str(EXAMPLES / "blank-4.toml"), str(EXAMPLES / "three-30.toml")])
+    assert res.exit_code == 0, res.output
+    obj = json.loads(res.stdout)
+    assert set(obj["totals"]) == {"Аня", "Боря", "Вася", "Галя"}
+    assert obj["stake"] == "0.50"  # from the files' [money]
+    assert sum(Decimal(v) for v in obj["balances"].values()) == 0
+
+
+def test_sheet_with_problems_is_not_settled(runner):
+    res = runner.invoke(app, ["settle", str(EXAMPLES / "mistakes" / "off-by-one-trick.toml")])
+    assert res.exit_code == 1
+    assert "has problems; fix them, or settle anyway with --force" in res.stderr
+    res = runner.invoke(app, ["settle", "--force", str(EXAMPLES / "mistakes" / "off-by-one-trick.toml")])
+    assert res.exit_code == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--totals", "А=100,Б"], "'Б' has no '='"),
+    (["--totals", "А=100,А=3"], "А appears twice"),
+    (["--totals", "А=сто,Б=1"], "А's total 'сто' is not a number"),
+    (["--totals", "А=1,Б=-1", "--stake", "-1"], "stake must be above zero"),
+    (["--totals", "А=1,Б=-1", "--stake", "abc"], "stake 'abc' is not a number"),
+    (["--totals", "А=1,Б=-1", "--currency", "XYZ"], "unknown currency code 'XYZ'"),
+    (["--totals", "А=100,Б=70,В=65,Г=-20", "--method", "pot"], "the totals sum to 215, not zero"),
+    (["--totals", "А=1,Б=-1", "--method", "cards"], "--method must be pairwise or pot"),
+    ([], "give game files, or --totals"),
+])
+def test_bad_input_one_sentence_exit_2(runner, args, message):
+    res = runner.invoke(app, ["settle", *args])
+    assert res.exit_code == 2
+    assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+def test_pot_mean_and_pot():
+    s = settle({"a": 10, "b": -10, "c": 0}, Decimal("0.5"), method="pot")
+    assert s.balances == {"a": 5, "b": -5, "c": 0}
+    s = settle(SEED, Decimal(1), method="pot", pot_mean=True)
+    assert sum(s.balances.values()) == 0
+    assert "mean" in s.notes[0]
+
+
+totals_st = st.dictionaries(st.text("абвгдежзик", min_size=1, max_size=3), st.integers(-500, 500),
+                            min_size=2, max_size=7)
+stake_st = st.decimals(min_value=Decimal("0.01"), max_value=Decimal("100"), places=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(totals_st, stake_st, st.sampled_from([None, Decimal(1), Decimal(10)]), st.sampled_from(["pairwise", "pot"]))
+def test_sums_are_exactly_zero_and_transfers_realise_balances(totals, stake, rnd, method):
+    s = settle(totals, stake, method=method, pot_mean=True, round_to=rnd)
+    assert sum(s.balances.values()) == 0
+    assert sum(s.settled.values()) == 0
+    got = dict.fromkeys(totals, Decimal(0))
+    for t in s.transfers:
+        assert t.amount > 0
+        got[t.payer] -= t.amount
+        got[t.payee] += t.amount
+    assert got == dict(s.settled)
+    for v in s.balances.values():
+        assert v == v.quantize(Decimal("0.01"))
+    if rnd:
+        assert all(v % rnd == 0 for v in s.settled.values())
+        assert all(abs(s.settled[p] - s.balances[p]) < rnd for p in totals)
+
+
+@settings(max_examples=100, deadline=None)
+@given(totals_st, st.decimals(min_value=Decimal("0.01"), max_value=Decimal("100"), places=2))
+def test_pairwise_is_n_times_distance_from_mean(totals, stake):
+    s = settle(totals, stake)
+    n = len(totals)
+    mean = Decimal(sum(totals.values())) / n
+    for p, v in totals.items():
+        assert s.balances[p] == (n * (v - mean) * stake).quantize(Decimal("0.01"))
+    pair_sum = dict.fromkeys(totals, Decimal(0))
+    for t in s.pairs:
+        pair_sum[t.payer] -= t.amount
+        pair_sum[t.payee] += t.amount
+    assert pair_sum == dict(s.balances)
+
+
+def brute_min(balances: tuple[int, ...]) -> int:
+    """Fewest transfers by search: each transfer clears the payer or the payee (an optimum of that form exists)."""
+
+    @lru_cache(maxsize=None)
+    def go(state: tuple[int, ...]) -> int:
+        rest = [v for v in state if v]
+        if not rest:
+            return 0
+        state_l = sorted(rest)
+        best = 10**9
+        i = 0  # the first debtor pays someone: try every creditor
+        for j, v in enumerate(state_l):
+            if v > 0:
+                nxt = list(state_l)
+                amount = min(-nxt[i], v)
+                nxt[i] += amount
+                nxt[j] -= amount
+                best = min(best, 1 + go(tuple(sorted(nxt))))
+        return best
+
+    return go(tuple(sorted(balances)))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.integers(-6, 6), min_size=2, max_size=6))
+def test_fewest_transfers_equals_brute_force(values):
+    values = [*values, -sum(values)]
+    totals = {f"p{i}": v for i, v in enumerate(values)}
+    s = settle(totals, Decimal(1), method="pot")
+    assert len(s.transfers) == brute_min(tuple(values))
+
+
+def test_exact_for_ten_players_quickly():
+    totals = {f"p{i}": v for i, v in enumerate([5, -5, 3, -3, 7, -2, -5, 4, -4, 0])}
+    s = settle(totals, Decimal(1), method="pot")
+    assert len(s.transfers) == 9 - 4 and s.exact  # nine non-zero, four zero-sum groups
+
+
+def test_parse_totals_keeps_order_and_accepts_unicode_minus():
+    assert list(parse_totals("Галя=−20, Аня=100")) == ["Галя", "Аня"]
+    with pytest.raises(InputError):
+        parse_totals("А=1")
