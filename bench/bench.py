@@ -91,7 +91,7 @@ def bench_eralash(quick: bool) -> None:
             rows = random.Random(1).sample(rows, min(len(rows), 300 if quick else 3000))
         worst, worst_row = 0.0, None
         for row in rows:
-            t = min(median_time(lambda r=row: eralash_possible(rules, "eralash", r), 3), 1.0)
+            t = min(median_time(lambda r=row, ru=rules: eralash_possible(ru, "eralash", r), 3), 1.0)
             if t > worst:
                 worst, worst_row = t, row
         print(f"Ералаш possibility, {tid} {opts or ''}: worst {worst * 1000:.3f} ms over {len(rows)} rows "

@@ -132,7 +132,7 @@ def settle_cmd(
     Example: kingsheet settle --totals "А=100,Б=70,В=65,Г=-20" --stake 1
     """
     from .money import METHODS, check_currency, parse_decimal, parse_stake, parse_totals, settle
-    from .render_text import settlement_text
+    from .render_money import settlement_text
 
     columns: dict[str, dict[str, int]] = {}
     money: dict[str, Any] = {}
@@ -192,6 +192,326 @@ def _evening(files: list[Path], force: bool) -> tuple[dict[str, Any], dict[str, 
         if values:
             money[key] = values.pop()
     return summed, columns, money
+
+
+# --- scorekeeping at the table -------------------------------------------------------------------
+
+def _game_path(file: Path | None) -> Path:
+    from .ledger import current_game
+
+    return file if file is not None else current_game()
+
+
+def complete_games(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Game ids and labels of the current game's rules (or blank-4's)."""
+    try:
+        from .gamefile import load_game
+        from .ledger import current_game
+
+        rules = load_game(current_game()).rules
+    except Exception:  # completion must never fail loudly
+        rules = load_rules("blank-4")
+    names = [*rules.games, *(g.label() for g in rules.games.values())]
+    return [n for n in dict.fromkeys(names) if n.casefold().startswith(incomplete.casefold())]
+
+
+def complete_players(incomplete: str) -> list[str]:
+    try:
+        from .gamefile import load_game
+        from .ledger import current_game
+
+        return [p for p in load_game(current_game()).players if p.startswith(incomplete)]
+    except Exception:
+        return []
+
+
+@app.command("new")
+def new_cmd(
+    file: Annotated[Path, typer.Argument(help="The game file to create (.toml).")],
+    rules_id: Annotated[str, typer.Option("--rules", "-r", help="Template id or file.", autocompletion=complete_rules)],
+    players: Annotated[str, typer.Option("--players", "-p", help='Seating, clockwise: "Аня,Боря,Вася,Галя".')],
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help="key=value, e.g. boys=jacks")] = None,
+    first_dealer: Annotated[str | None, typer.Option("--first-dealer", help="Who deals first.")] = None,
+    stake: Annotated[str | None, typer.Option("--stake", help="Money per point, e.g. 0.50.")] = None,
+    currency: Annotated[str | None, typer.Option("--currency", help="ISO code, default RUB.")] = None,
+    method: Annotated[str | None, typer.Option("--method", help="pairwise or pot.")] = None,
+    title: Annotated[str | None, typer.Option("--title", help="A title for the sheet.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+) -> None:
+    """Start a game file and make it the current game.
+
+    Example: kingsheet new friday.toml --rules blank-4 --players "Аня,Боря,Вася,Галя" --stake 0.50
+    """
+    from .ledger import remember_current
+    from .money import METHODS, check_currency, parse_stake
+    from .scorebook import find_player, new_game_text
+    from .storage import write_new
+
+    try:
+        names = [p.strip() for p in players.replace(";", ",").split(",") if p.strip()]
+        opts = parse_option_pairs(option)
+        rules = load_rules(rules_id, opts)
+        if len(names) != rules.players:
+            fail(f"{rules.id} is for {rules.players} players; --players names {len(names)}")
+        if len(set(names)) != len(names):
+            fail("--players names someone twice")
+        dealer = find_player(first_dealer, names) if first_dealer else None
+        money: dict[str, str] = {}
+        if stake is not None or currency or method:
+            cur = check_currency(currency)
+            money = {"stake": str(parse_stake(stake, cur)), "currency": cur}
+            if method and method not in METHODS:
+                fail(f"--method must be pairwise or pot, not '{method}'")
+            money["method"] = method or "pairwise"
+        text = new_game_text(rules_id, names, opts, dealer, money, title)
+        write_new(file, text.encode("utf-8"), force)
+    except (RulesError, InputError) as exc:
+        fail(str(exc))
+    remember_current(file)
+    typer.echo(f"{file}: new {rules.id} game for {', '.join(names)}; {len(rules.slots)} deals. "
+               f"First: {rules.games[rules.slots[0]].label()}, {dealer or names[0]} deals.")
+
+
+def _split_deal_args(args: list[str]) -> tuple[Path | None, str | None, list[str]]:
+    """[FILE] [GAME] POINTS…: a file ends in .toml or exists; a game is not a number."""
+    file = None
+    rest = list(args)
+    if rest and (rest[0].endswith(".toml") or Path(rest[0]).is_file()):
+        file = Path(rest.pop(0))
+    game = None
+    if rest and not _is_number(rest[0]):
+        game = rest.pop(0)
+    for a in rest:
+        if a.startswith("--"):
+            fail(f"unknown option {a}; see kingsheet deal --help")
+    return file, game, rest
+
+
+def _is_number(text: str) -> bool:
+    return text.replace("−", "-").lstrip("+-").isdigit()
+
+
+def _deal_fields(game: Any, gid: str, points: list[str], taken: str | None, declarer: str | None,
+                 contract: str | None, bid: int | None, buyer: str | None, price: int | None,
+                 orderer: str | None, note: str | None) -> dict[str, Any]:
+    from .scorebook import find_player, parse_points, parse_taken_spec
+
+    fields: dict[str, Any] = {"game": gid}
+    if taken is not None:
+        if points:
+            fail("give points or --taken, not both")
+        fields["taken"] = parse_taken_spec(taken, game.players)
+    else:
+        if not points:
+            fail("give the points in seating order (e.g. -4 0 -8 -4), or --taken \"Аня: tricks=2; …\"")
+        fields["points"] = parse_points(points, len(game.players))
+    for key, who in (("declarer", declarer), ("buyer", buyer), ("orderer", orderer)):
+        if who:
+            fields[key] = find_player(who, game.players)
+    kind = game.rules.games[gid].kind
+    if kind == "trumps" and "declarer" not in fields:
+        fields["declarer"] = game.left_of(game.dealer_of(len(game.deals) + 1))
+    fields.update({k: v for k, v in (("contract", contract), ("bid", bid), ("price", price), ("note", note))
+                   if v is not None})
+    return fields
+
+
+def _print_refused(path: Path, exc: Any) -> NoReturn:
+    for p in exc.problems:
+        typer.echo(f"{path}: {p.message}", err=True)
+    typer.echo(f"{path}: not recorded; the file is unchanged (use --force to record it anyway)", err=True)
+    raise typer.Exit(PROBLEMS)
+
+
+def _after_change(path: Path, change: Any, verb: str) -> None:
+    from .problems import num
+    from .scorebook import next_game
+
+    report = change.report
+    row = next((r for r in report.rows if r.deal.number == change.number), None)
+    if row is not None and row.cells is not None:
+        label = report.game.rules.games[row.game_id].label() if row.game_id else row.deal.game
+        cells = " ".join(num(c) for c in row.cells)
+        mark = "✓" if row.ok else "✗ forced"
+        typer.echo(f"{verb} deal {row.deal.number} ({label}): {cells} = {num(sum(row.cells))} {mark}")
+    game = report.game
+    nxt = next_game(game)
+    k = len(game.deals) + 1
+    if report.complete:
+        typer.echo("the sheet is complete: " + ", ".join(f"{p} {num(t.total)}" for p, t in report.totals.items()))
+    elif nxt:
+        g = game.rules.games[nxt]
+        who = f", {game.left_of(game.dealer_of(k))} declares" if g.kind == "trumps" else ""
+        typer.echo(f"next: deal {k}, {g.label()} ({num(g.total)}); {game.dealer_of(k)} deals{who}")
+    else:
+        typer.echo(f"next: deal {k}; {game.dealer_of(k)} deals, {game.left_of(game.dealer_of(k))} orders")
+    others = [p for p in report.problems if p.deal != change.number]
+    if others:
+        typer.echo(f"({len(others)} other problem(s) on the sheet: kingsheet check {path})", err=True)
+
+
+TakenOpt = Annotated[str | None, typer.Option("--taken", "-t", help='What each took: "Аня: tricks=2 hearts=1; Боря: …"')]
+DeclOpt = Annotated[str | None, typer.Option("--declarer", "-d", help="Trump deals: who named trump (default: whose turn).",
+                                             autocompletion=complete_players)]
+ContractOpt = Annotated[str | None, typer.Option("--contract", help="Trump deals: пики, без козыря, мизер, роспись…")]
+BidOpt = Annotated[int | None, typer.Option("--bid", help="Trump deals with bidding: the declarer's bid in tricks.")]
+BuyerOpt = Annotated[str | None, typer.Option("--buyer", help="Who bought the deal (торговля).", autocompletion=complete_players)]
+PriceOpt = Annotated[int | None, typer.Option("--price", help="Tricks the buyer paid.")]
+OrdererOpt = Annotated[str | None, typer.Option("--orderer", "-o", help="Ordered games: who ordered.", autocompletion=complete_players)]
+NoteOpt = Annotated[str | None, typer.Option("--note", help="A note kept with the deal.")]
+ForceOpt = Annotated[bool, typer.Option("--force", help="Record a deal that fails a check, marked forced.")]
+DEAL_CTX = {"ignore_unknown_options": True, "allow_interspersed_args": True}
+
+
+@app.command("deal", context_settings=DEAL_CTX)
+def deal_cmd(
+    args: Annotated[list[str] | None, typer.Argument(metavar="[FILE] [GAME] POINTS...", autocompletion=complete_games)] = None,
+    taken: TakenOpt = None, declarer: DeclOpt = None, contract: ContractOpt = None, bid: BidOpt = None,
+    buyer: BuyerOpt = None, price: PriceOpt = None, orderer: OrdererOpt = None, note: NoteOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Record the next deal after checking it; a row that does not add up is refused.
+
+    Example: kingsheet deal tricks -4 0 -8 -4      (the current game; GAME may be omitted)
+    """
+    from .gamefile import read_game
+    from .ledger import Refused, add_deal, read_text
+    from .scorebook import next_game
+
+    file, game_name, points = _split_deal_args(args or [])
+    try:
+        path = _game_path(file)
+        game = read_game(read_text(path), path, path.parent)
+        if game_name is None:
+            gid = next_game(game)
+            if gid is None:
+                fail("name the game: the order is free in these rules, or the sheet is complete")
+            typer.echo(f"game: {game.rules.games[gid].label()}")
+        else:
+            found = game.rules.find_game(game_name)
+            if found is None:
+                known = ", ".join(g.label() for g in game.rules.games.values())
+                fail(f"{game.rules.id} has no game '{game_name}' (games: {known})")
+            gid = found
+        fields = _deal_fields(game, gid, points, taken, declarer, contract, bid, buyer, price, orderer, note)
+        change = add_deal(path, fields, force)
+    except Refused as exc:
+        _print_refused(path, exc)
+    except (InputError, RulesError) as exc:
+        fail(str(exc))
+    _after_change(path, change, "recorded")
+
+
+@app.command("edit", context_settings=DEAL_CTX)
+def edit_cmd(
+    args: Annotated[list[str], typer.Argument(metavar="[FILE] N [GAME] POINTS...")],
+    taken: TakenOpt = None, declarer: DeclOpt = None, contract: ContractOpt = None, bid: BidOpt = None,
+    buyer: BuyerOpt = None, price: PriceOpt = None, orderer: OrdererOpt = None, note: NoteOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Correct deal N (any deal, not only the last); the whole sheet is checked again.
+
+    Example: kingsheet edit 3 0 -4 0 -12
+    """
+    from .gamefile import read_game
+    from .ledger import Refused, edit_deal, read_text
+
+    rest = list(args)
+    file = Path(rest.pop(0)) if rest and (rest[0].endswith(".toml") or Path(rest[0]).is_file()) else None
+    if not rest or not rest[0].isdigit():
+        fail("say which deal to correct: kingsheet edit [FILE] N POINTS…")
+    number = int(rest.pop(0))
+    _, game_name, points = _split_deal_args(rest)
+    try:
+        path = _game_path(file)
+        game = read_game(read_text(path), path, path.parent)
+        old = next((d for d in game.deals if d.number == number), None)
+        if old is None and not 1 <= number <= len(game.deals):
+            fail(f"there is no deal {number}; the sheet has {len(game.deals)}")
+        gid = game.rules.find_game(game_name or (old.game if old else ""))
+        if gid is None:
+            fail(f"{game.rules.id} has no game '{game_name or (old.game if old else '')}'")
+        fields = _deal_fields(game, gid, points, taken, declarer or (old.declarer if old else None),
+                              contract or (old.contract if old else None), bid if bid is not None else (old.bid if old else None),
+                              buyer or (old.buyer if old else None), price if price is not None else (old.price if old else None),
+                              orderer or (old.orderer if old else None), note)
+        change = edit_deal(path, number, fields, force)
+    except Refused as exc:
+        _print_refused(path, exc)
+    except (InputError, RulesError) as exc:
+        fail(str(exc))
+    _after_change(path, change, "corrected")
+
+
+@app.command("undo")
+def undo_cmd(file: Annotated[Path | None, typer.Argument(help="The game file (default: the current game).")] = None) -> None:
+    """Remove the last deal.
+
+    Example: kingsheet undo
+    """
+    from .ledger import undo_deal
+
+    try:
+        path = _game_path(file)
+        change = undo_deal(path)
+    except InputError as exc:
+        fail(str(exc))
+    typer.echo(f"removed deal {change.number}")
+    _after_change(path, change, "removed")
+
+
+@app.command("show")
+def show_cmd(
+    file: Annotated[Path | None, typer.Argument(help="The game file (default: the current game).")] = None,
+    lang: Lang = "ru",
+) -> None:
+    """The sheet as the paper blank: every row, the «Очки» column, marks, ИТОГО, the leader.
+
+    Example: kingsheet show friday.toml --lang en
+    """
+    from .render_text import sheet_text
+    from .sheets import load_any
+    from .verify import verify
+
+    try:
+        report = verify(load_any(_game_path(file)))
+    except InputError as exc:
+        fail(str(exc))
+    if sys.stdout.isatty() and not _no_color():
+        from .render_rich import print_sheet
+
+        print_sheet(report, lang)
+    else:
+        typer.echo(sheet_text(report, lang))
+    raise typer.Exit(OK if report.ok else PROBLEMS)
+
+
+def _no_color() -> bool:
+    import os
+
+    return bool(os.environ.get("NO_COLOR"))
+
+
+@app.command("play")
+def play_cmd(
+    file: Annotated[Path | None, typer.Argument(help="The game file (default: the current game).")] = None,
+    lang: Lang = "ru",
+) -> None:
+    """An evening at the table: asks for each deal in turn, re-asks a row that does not add up.
+
+    Type the points in seating order (-4 0 -8 -4), or what each took (Аня: tricks=2 hearts=1; Боря: …),
+    optionally after the game's name; add declarer=…, bid=…, buyer=…, price=…, orderer=… where
+    needed. Commands: undo, show, quit. Every finished deal is saved at once.
+    Example: kingsheet play friday.toml
+    """
+    from .play import run
+
+    try:
+        path = _game_path(file)
+        code = run(path, lang, typer.echo)
+    except InputError as exc:
+        fail(str(exc))
+    raise typer.Exit(code)
 
 
 def main() -> None:

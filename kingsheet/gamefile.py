@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .problems import InputError, Problem
 from .rules import Rules, RulesError, load_rules

@@ -9,9 +9,10 @@ players, a greedy settlement above that, and the result says which).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation
-from typing import Any, Mapping
+from typing import Any
 
 from .problems import InputError
 

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from decimal import Decimal
-
-from .money import Settlement, fmt_money
 from .problems import num
 from .rules import Rules, Template
 from .verify import Report
@@ -116,31 +112,68 @@ def status_line(report: Report) -> str:
             f"ИТОГО {num(expected.total)}")
 
 
-def signed_money(amount: Decimal, s: Settlement) -> str:
-    return ("+" if amount > 0 else "") + fmt_money(amount, s).replace("-", "−")
+def sheet_rows(report: Report, lang: str = "ru") -> list[list[str]]:
+    """The paper blank as rows: every row of the template in order, played or not.
 
-
-def settlement_text(s: Settlement, columns: Mapping[str, Mapping[str, int]] | None = None, lang: str = "ru") -> str:
-    """The money block: totals (per game when several), balances, pair debts, fewest transfers."""
-    method = {"pairwise": "pairwise («каждый с каждым»)", "pot": "pot («на стол»)"}[s.method]
-    lines = [f"method: {method}; stake {s.stake} {s.currency} a point"]
-    names = list(s.totals)
-    head = ["", *(columns or {}), t("total", lang), "balance"] + (["rounded"] if s.rounding else [])
+    Columns: №, Игра, Очки, one per player, Сдаёт, Объявляет/Заказал, and the mark (✓ or the
+    problem). A row of "—" separates the minus and plus stages.
+    """
+    game = report.game
+    rules = game.rules
+    head = [t("deal", lang), t("game", lang), t("points", lang), *game.players, t("dealer", lang),
+            t("orderer", lang) if rules.order != "fixed" else t("declarer", lang), ""]
     rows = [head]
-    for p in names:
-        per_game = [num(int(columns[g][p])) if p in columns[g] else "·" for g in columns] if columns else []
-        total = s.totals[p]
-        rows.append([p, *per_game, num(int(total)) if total == int(total) else str(total),
-                     signed_money(s.balances[p], s)] + ([signed_money(s.settled[p], s)] if s.rounding else []))
-    lines.append(table(rows, right=set(range(1, len(head)))))
-    if s.pairs:
-        lines.append("")
-        lines.append("pairs (every pair settles the difference of their ИТОГО):")
-        lines += [f"  {tr.payer} → {tr.payee} {fmt_money(tr.amount, s)}" for tr in s.pairs]
+    stage = 0
+    for row in report.rows:
+        gid = row.game_id
+        if gid and rules.stage_of(gid) != stage and rules.order == "fixed":
+            stage = rules.stage_of(gid)
+            rows.append(["—"] * len(head))
+        label = rules.games[gid].label(lang) if gid else row.deal.game
+        cells = [num(c) for c in row.cells] if row.cells else ["?"] * len(game.players)
+        who = row.deal.orderer if rules.order != "fixed" else (row.declarer or "")
+        mark = "✓" if row.ok else "✗ " + "; ".join(p.message.split(": ", 1)[-1] for p in row.problems)
+        if row.deal.forced and not row.ok:
+            mark += " (forced)"
+        expected = row.expected if row.expected is not None else (rules.games[gid].total if gid else None)
+        rows.append([str(row.deal.number), label, "" if expected is None else num(expected), *cells,
+                     row.dealer, who or "", mark])
+    played = len(report.rows)
+    if rules.order == "fixed":
+        for k, gid in enumerate(rules.slots[played:], start=played + 1):
+            if rules.stage_of(gid) != stage:
+                stage = rules.stage_of(gid)
+                rows.append(["—"] * len(head))
+            g = rules.games[gid]
+            who = game.left_of(game.dealer_of(k)) if g.kind == "trumps" else ""
+            rows.append([str(k), g.label(lang), num(g.total), *[""] * len(game.players), game.dealer_of(k), who, ""])
+    return rows
+
+
+def sheet_text(report: Report, lang: str = "ru") -> str:
+    game = report.game
+    rules = game.rules
+    title = game.title or rules.template.name.get(lang, rules.id)
+    lines = [f"{title} — {rules.id}" + (f", {game.date}" if game.date else "")]
+    rows = sheet_rows(report, lang)
+    width = len(rows[0])
+    body = [r if r[0] != "—" else [""] * width for r in rows]
+    text = table(body, right=set(range(2, 3 + len(game.players))))
+    rule_w = len(text.splitlines()[0])
+    out = []
+    for r, line in zip(rows, text.splitlines()):
+        out.append("━" * rule_w if r[0] == "—" else line)
+    lines += out
+    remaining = len(rules.slots) - len(report.rows)
+    if rules.order != "fixed" and remaining > 0:
+        lines.append(f"({remaining} more deals to order)")
     lines.append("")
-    fewest = "fewest" if s.exact else "greedy"
-    lines.append(f"transfers ({fewest}: {len(s.transfers)}):")
-    lines += [f"  {tr.payer} → {tr.payee} {fmt_money(tr.amount, s)}" for tr in s.transfers] or ["  nobody owes anything"]
-    for note in s.notes:
-        lines.append(f"note: {note}")
+    lines.append(totals_block(report, lang))
+    leaders = report.leader()
+    if report.rows and leaders:
+        best = report.totals[leaders[0]].total
+        lines.append(f"{t('leader', lang)}: {', '.join(leaders)} ({num(best)})")
+    for p in (p for p in report.problems if p.deal is None):
+        lines.append(f"✗ {p.message}")
+    lines.append(status_line(report))
     return "\n".join(lines)

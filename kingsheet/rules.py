@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
 
@@ -180,9 +181,9 @@ class Rules:
             if key == fold(gid) or key in {fold(lbl) for lbl in game.labels.values()}:
                 return gid
         for gid, game in self.games.items():  # "Взятки+" for the positive mirror
-            if game.sign > 0 and key.endswith("+"):
-                if key[:-1] in {fold(lbl) for lbl in GAME_LABELS[base(gid)].values()}:
-                    return gid
+            if game.sign > 0 and key.endswith("+") and key[:-1] in {
+                    fold(lbl) for lbl in GAME_LABELS[base(gid)].values()}:
+                return gid
         return None
 
 

@@ -56,7 +56,7 @@ def play_deal(rules: Rules, game_id: str, rng: random.Random, leader: int = 0,
             hands[p].remove(card)
             played[p] = card
 
-        def strength(item: tuple[int, str]) -> tuple[int, int]:
+        def strength(item: tuple[int, str], lead: str = lead) -> tuple[int, int]:
             card = item[1]
             if trump and card[-1] == trump:
                 return (2, power[card[:-1]])

@@ -7,8 +7,9 @@ a whole (exact for Ералаш); 4. ИТОГО (−), ИТОГО (+) and ИТО
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any
 
 from .feasibility import eralash_possible, local_possible
 from .gamefile import Deal, GameFile

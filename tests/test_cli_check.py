@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import EXAMPLES, deal, game_text
+
 from kingsheet.cli import app
 
 

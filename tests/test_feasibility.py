@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -59,7 +59,7 @@ def _locals(value: int) -> list[tuple[int, ...]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _locals_cached(value: int) -> tuple[tuple[int, ...], ...]:
     return tuple(_locals(value))
 
@@ -67,7 +67,7 @@ def _locals_cached(value: int) -> tuple[tuple[int, ...], ...]:
 def brute_possible(values: tuple[int, ...]) -> bool:
     totals = (8, 2, 1, 1, 1, 8, 4, 4)
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(i: int, rest: tuple[int, ...]) -> bool:
         if i == len(values):
             return all(r == 0 for r in rest)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import EXAMPLES
 from kingsheet.cli import app
 from kingsheet.money import parse_totals, settle
 from kingsheet.problems import InputError
@@ -128,7 +128,7 @@ def test_pairwise_is_n_times_distance_from_mean(totals, stake):
 def brute_min(balances: tuple[int, ...]) -> int:
     """Fewest transfers by search: each transfer clears the payer or the payee (an optimum of that form exists)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(state: tuple[int, ...]) -> int:
         rest = [v for v in state if v]
         if not rest:

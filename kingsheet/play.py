@@ -1,0 +1,144 @@
+"""`kingsheet play`: the whole evening at the prompt.
+
+Each finished deal is saved at once (atomically), so Ctrl-C, a closed terminal or the end of
+input loses nothing that was entered. A row that does not add up is refused with the reason
+and asked again.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .gamefile import GameFile, read_game
+from .ledger import Refused, add_deal, read_text, undo_deal
+from .problems import InputError, num
+from .render_text import sheet_text
+from .scorebook import find_player, next_game, parse_points, parse_taken_spec
+from .verify import verify
+
+EXTRA_KEYS = {"declarer", "bid", "buyer", "price", "orderer", "contract", "note"}
+HELP = ("type the points in seating order (-4 0 -8 -4), or what each took (Аня: tricks=2 hearts=1; Боря: …); "
+        "a game's name first to play another game; declarer=…, bid=…, buyer=…, price=…, orderer=… where needed; "
+        "commands: undo, show, quit")
+
+
+def _load(path: Path) -> GameFile:
+    return read_game(read_text(path), path, path.parent)
+
+
+def _prompt(game: GameFile) -> tuple[str, str | None]:
+    k = len(game.deals) + 1
+    dealer = game.dealer_of(k)
+    gid = next_game(game)
+    if gid is None:
+        return f"deal {k} ({dealer} deals, {game.left_of(dealer)} orders) — game and points: ", None
+    g = game.rules.games[gid]
+    who = f", {game.left_of(dealer)} declares" if g.kind == "trumps" else ""
+    return f"deal {k}: {g.label()} ({num(g.total)}), {dealer} deals{who} — points: ", gid
+
+
+def parse_line(line: str, game: GameFile, default_game: str | None) -> dict[str, Any]:
+    """One line of input → the fields of a deal (raises InputError with the reason)."""
+    text = line.strip()
+    extras: dict[str, Any] = {}
+    if ":" not in text:
+        words = []
+        for word in text.split():
+            key, eq, value = word.partition("=")
+            if eq and key in EXTRA_KEYS:
+                extras[key] = value
+            else:
+                words.append(word)
+        text = " ".join(words)
+    gid = default_game
+    tokens = text.split()
+    if tokens and not tokens[0].lstrip("+-−").isdigit() and ":" not in tokens[0]:
+        # a game name may be two words («Две последние»)
+        for width in (2, 1):
+            found = game.rules.find_game(" ".join(tokens[:width]))
+            if found:
+                gid = found
+                tokens = tokens[width:]
+                break
+    if gid is None:
+        raise InputError("which game? start the line with its name, e.g. «черви -4 -4 0 -8»")
+    fields: dict[str, Any] = {"game": gid}
+    rest = " ".join(tokens)
+    if ":" in rest:
+        fields["taken"] = parse_taken_spec(rest, game.players)
+    else:
+        fields["points"] = parse_points(tokens, len(game.players))
+    for key in ("declarer", "buyer", "orderer"):
+        if key in extras:
+            fields[key] = find_player(extras[key], game.players)
+    for key in ("bid", "price"):
+        if key in extras:
+            if not extras[key].isdigit():
+                raise InputError(f"{key} must be a whole number, not '{extras[key]}'")
+            fields[key] = int(extras[key])
+    for key in ("contract", "note"):
+        if key in extras:
+            fields[key] = extras[key]
+    if game.rules.games[gid].kind == "trumps" and "declarer" not in fields:
+        fields["declarer"] = game.left_of(game.dealer_of(len(game.deals) + 1))
+    return fields
+
+
+def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str] | None = None) -> int:
+    readline = read or sys.stdin.readline
+    game = _load(path)
+    echo(f"{path}: {game.rules.template.name.get(lang, game.rules.id)}; {HELP}")
+    try:
+        while True:
+            game = _load(path)
+            report = verify(game)
+            if report.complete:
+                echo(sheet_text(report, lang))
+                echo("the sheet is complete")
+                return 0 if report.ok else 1
+            prompt, gid = _prompt(game)
+            echo(prompt, nl=False)
+            line = readline()
+            if not line:  # end of input: everything entered is already saved
+                echo("")
+                echo(f"{len(game.deals)} deals saved in {path}")
+                return 0
+            word = line.strip().casefold()
+            if not word:
+                continue
+            if word in ("q", "quit", "exit", "выход"):
+                echo(f"{len(game.deals)} deals saved in {path}")
+                return 0
+            if word in ("?", "help", "помощь"):
+                echo(HELP)
+                continue
+            if word in ("show", "s", "лист"):
+                echo(sheet_text(report, lang))
+                continue
+            if word in ("undo", "u", "отмена"):
+                try:
+                    change = undo_deal(path)
+                    echo(f"removed deal {change.number}")
+                except InputError as exc:
+                    echo(f"✗ {exc}")
+                continue
+            try:
+                fields = parse_line(line, game, gid)
+                change = add_deal(path, fields)
+            except Refused as exc:
+                for p in exc.problems:
+                    echo(f"✗ {p.message}")
+                echo("not recorded; type the row again")
+                continue
+            except InputError as exc:
+                echo(f"✗ {exc}")
+                continue
+            echo(f"✓ deal {change.number} saved")
+            echo(sheet_text(change.report, lang))
+    except KeyboardInterrupt:
+        echo("")
+        echo(f"interrupted; {len(_load(path).deals)} deals saved in {path}")
+        return 130

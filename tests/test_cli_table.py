@@ -1,0 +1,252 @@
+"""Scorekeeping at the table: new, deal, edit, undo, show, play — as a user types them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES
+from kingsheet.cli import app
+from kingsheet.gamefile import load_game
+from kingsheet.verify import verify
+
+PLAYERS = "Аня,Боря,Вася,Галя"
+
+
+def run(runner, *args, input=None):
+    return runner.invoke(app, [str(a) for a in args], input=input)
+
+
+@pytest.fixture
+def game(runner, tmp_path) -> Path:
+    path = tmp_path / "friday.toml"
+    res = run(runner, "new", path, "--rules", "blank-4", "--players", PLAYERS, "--stake", "0.50")
+    assert res.exit_code == 0, res.output
+    assert res.stdout == (f"{path}: new blank-4 game for Аня, Боря, Вася, Галя; 12 deals. "
+                          "First: Взятки, Аня deals.\n")
+    return path
+
+
+# the paper of examples/blank-4.toml, typed deal by deal
+EVENING = [
+    ["tricks", "-4", "-6", "-6", "0"],
+    ["-4", "-4", "0", "-8"],
+    ["мальчики", "0", "-4", "0", "-12"],
+    ["Девочки", "0", "-8", "-4", "-4"],
+    ["-16", "0", "0", "0"],
+    ["0", "-16", "0", "0"],
+    ["--taken", "Аня: tricks=3 hearts=3 boys=2 girls=2; Б: взятки=1 мальчики=1 девочки=1; "
+                "Вася: tricks=3 hearts=5 boys=1 girls=1 king=1 last=2; Галя: tricks=1"],
+    ["2", "46", "24", "24"],
+    ["3", "15", "0", "6", "--contract", "трефы"],
+    ["3", "3", "3", "15"],
+    ["0", "21", "3", "0"],
+    ["12", "0", "6", "6"],
+]
+
+
+def test_full_evening_by_cli_matches_the_paper(runner, game):
+    for args in EVENING:
+        res = run(runner, "deal", *args)
+        assert res.exit_code == 0, (args, res.output)
+    assert "the sheet is complete: Аня −32, Боря 37, Вася −30, Галя 25" in res.stdout
+    report = verify(load_game(game))
+    assert report.ok and report.complete
+    paper = verify(load_game(EXAMPLES / "blank-4.toml"))
+    assert {p: t.total for p, t in report.totals.items()} == {p: t.total for p, t in paper.totals.items()}
+    assert report.sums.total == 0
+    assert [r.declarer for r in report.rows[8:]] == ["Боря", "Вася", "Галя", "Аня"]
+
+
+def test_deal_output_names_the_next_game(runner, game):
+    res = run(runner, "deal", "tricks", "-4", "0", "-8", "-4")
+    assert res.exit_code == 0
+    assert res.stdout == ("recorded deal 1 (Взятки): −4 0 −8 −4 = −16 ✓\n"
+                          "next: deal 2, Черви (−16); Боря deals\n")
+    res = run(runner, "deal", "-4", "-4", "-4", "-4")
+    assert res.stdout.startswith("game: Черви\nrecorded deal 2 (Черви)")
+
+
+def test_refused_deal_leaves_file_byte_identical(runner, game):
+    run(runner, "deal", "tricks", "-4", "0", "-8", "-4")
+    before = game.read_bytes()
+    res = run(runner, "deal", "hearts", "-4", "-4", "-4", "-2")
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{game.resolve()}: deal 2 (Черви): row sums to −14, expected −16",
+        f"{game.resolve()}: not recorded; the file is unchanged (use --force to record it anyway)"]
+    assert game.read_bytes() == before
+    res = run(runner, "deal", "boys", "-4", "-4", "-4", "-4")  # out of order: Черви comes first
+    assert res.exit_code == 1 and "Мальчики" in res.stderr
+    assert game.read_bytes() == before
+
+
+def test_force_records_marked(runner, game):
+    res = run(runner, "deal", "tricks", "-4", "0", "-8", "-2", "--force")
+    assert res.exit_code == 0 and "✗ forced" in res.stdout
+    assert "forced = true" in game.read_text(encoding="utf-8")
+    assert run(runner, "check", game).exit_code == 1
+
+
+@pytest.mark.parametrize("args, message, code", [
+    (["tricks", "-4", "0", "-8"], "3 points given for 4 players", 2),
+    (["tricks", "-4", "0", "x", "-4"], "'x' is not a whole number of points", 2),
+    (["tricks", "-4", "0", "1.5", "-4"], "'1.5' is not a whole number of points", 2),
+    (["шахматы", "0", "0", "0", "0"], "blank-4 has no game 'шахматы'", 2),
+    (["--taken", "Дима: tricks=2"], "no player 'Дима' at the table", 2),
+    (["--taken", "Аня: colour=2"], "unknown count 'colour'", 2),
+    (["tricks", "-4", "0", "-8", "-4", "--declarer", "Дима"], "no player 'Дима'", 2),
+])
+def test_bad_deal_input_one_sentence_nothing_written(runner, game, args, message, code):
+    before = game.read_bytes()
+    res = run(runner, "deal", *args)
+    assert res.exit_code == code
+    assert message in res.stderr and "Traceback" not in res.output
+    assert game.read_bytes() == before
+
+
+def test_missing_file_and_other_format(runner, tmp_path):
+    res = run(runner, "deal", tmp_path / "none.toml", "tricks", "-4", "0", "-8", "-4")
+    assert res.exit_code == 2 and "no such file" in res.stderr
+    f = tmp_path / "v2.toml"
+    f.write_text('format = 2\nrules = "blank-4"\nplayers = ["А","Б","В","Г"]\n', encoding="utf-8")
+    res = run(runner, "deal", f, "tricks", "-4", "0", "-8", "-4")
+    assert res.exit_code == 2 and "format 2 is not supported" in res.stderr
+
+
+def test_no_current_game(runner):
+    res = run(runner, "deal", "tricks", "-4", "0", "-8", "-4")
+    assert res.exit_code == 2
+    assert "no current game: give the game file, or start one with 'kingsheet new'" in res.stderr
+
+
+def test_new_refuses_to_overwrite(runner, game):
+    res = run(runner, "new", game, "--rules", "blank-4", "--players", PLAYERS)
+    assert res.exit_code == 2 and "already exists; use --force" in res.stderr
+    res = run(runner, "new", game, "--rules", "blank-4", "--players", "А,Б,В")
+    assert res.exit_code == 2 and "blank-4 is for 4 players; --players names 3" in res.stderr
+
+
+def test_edit_any_deal_keeps_hand_comments(runner, game):
+    run(runner, "deal", "tricks", "-4", "0", "-8", "-4")
+    run(runner, "deal", "hearts", "-4", "-4", "-4", "-4")
+    text = game.read_text(encoding="utf-8").replace('game = "tricks"', 'game = "tricks"  # Аня сдавала')
+    text = text.replace("[money]", "# ставка по договорённости\n[money]")
+    game.write_text(text, encoding="utf-8")
+    res = run(runner, "edit", "1", "-8", "0", "-4", "-4")
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("corrected deal 1 (Взятки): −8 0 −4 −4 = −16 ✓")
+    after = game.read_text(encoding="utf-8")
+    assert "# Аня сдавала" in after and "# ставка по договорённости" in after
+    assert "points = [-8, 0, -4, -4]" in after
+    before = game.read_bytes()
+    res = run(runner, "edit", "1", "-8", "0", "-4", "-2")
+    assert res.exit_code == 1 and game.read_bytes() == before
+
+
+def test_undo(runner, game):
+    run(runner, "deal", "tricks", "-4", "0", "-8", "-4")
+    res = run(runner, "undo")
+    assert res.exit_code == 0 and res.stdout.startswith("removed deal 1")
+    assert load_game(game).deals == ()
+    res = run(runner, "undo")
+    assert res.exit_code == 2 and "no deals to undo" in res.stderr
+
+
+def test_show_plain_like_the_blank(runner, game):
+    run(runner, "deal", "tricks", "-4", "0", "-8", "-4")
+    res = run(runner, "show")
+    assert res.exit_code == 0
+    lines = res.stdout.splitlines()
+    assert lines[1].split() == ["№", "Игра", "Очки", "Аня", "Боря", "Вася", "Галя", "Сдаёт", "Объявляет"]
+    assert lines[2].split() == ["1", "Взятки", "−16", "−4", "0", "−8", "−4", "Аня", "✓"]
+    assert any(line.startswith("━━━") for line in lines)
+    assert lines[-8].split() == ["12", "Козыри", "24", "Галя", "Аня"]
+    assert "Лидер: Боря (0)" in res.stdout
+    res = run(runner, "show", "--lang", "en")
+    assert "Tricks" in res.stdout and "TOTAL (−)" in res.stdout and "Leader" in res.stdout
+
+
+def test_show_marks_problem_rows(runner):
+    res = run(runner, "show", EXAMPLES / "mistakes" / "sign-slipped.toml")
+    assert res.exit_code == 1
+    assert "✗ Галя: 8 has the wrong sign; row sums to 0, expected −16" in res.stdout
+
+
+def test_play_re_asks_a_wrong_row_and_saves_each_deal(runner, game):
+    typed = "\n".join(["-4 0 -8 -4", "-4 -4 -4 -2", "-4 -4 -4 -4", "мальчики 0 -4 0 -12", "quit"]) + "\n"
+    res = run(runner, "play", input=typed)
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "deal 2: Черви (−16), Боря deals — points: ✗ deal 2 (Черви): row sums to −14, expected −16" in out
+    assert "not recorded; type the row again" in out
+    assert "3 deals saved in" in out
+    assert [d.game for d in load_game(game).deals] == ["tricks", "hearts", "boys"]
+
+
+def test_play_end_of_input_loses_nothing(runner, game):
+    res = run(runner, "play", input="-4 0 -8 -4\n-4 -4 -4 -4\n")
+    assert res.exit_code == 0
+    assert "2 deals saved" in res.stdout
+    assert len(load_game(game).deals) == 2
+
+
+def test_play_taken_and_trumps(runner, game):
+    lines = [" ".join(a for a in args if not a.startswith("--")) if "--taken" not in args else args[1]
+             for args in EVENING[:8]]
+    lines[0] = "-4 -6 -6 0"
+    lines[2] = "0 -4 0 -12"
+    lines[3] = "0 -8 -4 -4"
+    lines += ["3 15 0 6", "3 3 3 15", "0 21 3 0", "12 0 6 6 declarer=Аня"]
+    res = run(runner, "play", input="\n".join(lines) + "\n")
+    assert res.exit_code == 0, res.output[-2000:]
+    assert "the sheet is complete" in res.stdout
+    assert verify(load_game(game)).ok
+
+
+def test_help_has_examples(runner):
+    for cmd in ("new", "deal", "edit", "undo", "show", "play", "check", "settle", "rules"):
+        res = run(runner, cmd, "--help")
+        assert res.exit_code == 0 and "Example: kingsheet" in res.stdout, cmd
+
+
+def test_two_terminals_lose_no_deals(tmp_path):
+    """Two processes add deals to one game at the same time; the lock keeps every deal."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    path = tmp_path / "long.toml"
+    path.write_text('format = 1\nrules = "ordered-56"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n', encoding="utf-8")
+    games = ["tricks", "hearts", "boys", "girls", "king", "last"]
+    rows = {"tricks": "-4 -4 -4 -4", "hearts": "-4 -4 -4 -4", "boys": "-4 -4 -4 -4", "girls": "-4 -4 -4 -4",
+            "king": "-16 0 0 0", "last": "-8 -8 0 0"}
+    script = ("import subprocess, sys\n"
+              "for g, pts in {pairs!r}:\n"
+              "    r = subprocess.run([sys.executable, '-m', 'kingsheet.cli', 'deal', {path!r}, g, *pts.split(),"
+              " '--orderer', {who!r}], capture_output=True, text=True)\n"
+              "    assert r.returncode == 0, r.stderr\n")
+    procs = [subprocess.Popen([sys.executable, "-c", script.format(pairs=[(g, rows[g]) for g in games],
+                                                                     path=str(path), who=who)], cwd=ROOT)
+             for who in ("Аня", "Боря")]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    deals = load_game(path).deals
+    assert len(deals) == 12
+    assert sorted((d.orderer, d.game) for d in deals) == sorted((w, g) for w in ("Аня", "Боря") for g in games)
+
+
+def test_table_commands_do_not_import_heavy_modules(game):
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import sys; from typer.testing import CliRunner; from kingsheet.cli import app; r = CliRunner(); "
+            f"r.invoke(app, ['deal', {str(game)!r}, 'tricks', '-4', '0', '-8', '-4']); "
+            f"r.invoke(app, ['show', {str(game)!r}]); r.invoke(app, ['--help']); r.invoke(app, ['deal', '--help']); "
+            "print([m for m in ('openpyxl', 'reportlab') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"
+    assert len(load_game(game).deals) == 1
