@@ -6,7 +6,6 @@ openpyxl and reportlab are imported only inside the commands that write or read 
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -14,7 +13,8 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from .problems import InputError
-from .rules import RulesError, load_rules, load_template, template_ids
+
+# Imports of the library happen inside the commands: start-up stays close to typer's own.
 
 app = typer.Typer(
     add_completion=True,
@@ -33,10 +33,14 @@ def fail(message: str, code: int = UNUSABLE) -> NoReturn:
 
 
 def emit_json(obj: Any) -> None:
+    import json
+
     typer.echo(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
 def complete_rules(incomplete: str) -> list[str]:
+    from .rules import template_ids
+
     return [t for t in template_ids() if t.startswith(incomplete)]
 
 
@@ -65,6 +69,7 @@ def rules_cmd(
     Example: kingsheet rules blank-4 --option boys=jacks+kings
     """
     from .render_text import describe_rules, list_templates
+    from .rules import RulesError, load_rules, load_template, template_ids
 
     try:
         if rules_id is None:
@@ -131,6 +136,7 @@ def settle_cmd(
 
     Example: kingsheet settle --totals "А=100,Б=70,В=65,Г=-20" --stake 1
     """
+
     from .money import METHODS, check_currency, parse_decimal, parse_stake, parse_totals, settle
     from .render_money import settlement_text
 
@@ -210,6 +216,8 @@ def complete_games(ctx: typer.Context, incomplete: str) -> list[str]:
 
         rules = load_game(current_game()).rules
     except Exception:  # completion must never fail loudly
+        from .rules import load_rules
+
         rules = load_rules("blank-4")
     names = [*rules.games, *(g.label() for g in rules.games.values())]
     return [n for n in dict.fromkeys(names) if n.casefold().startswith(incomplete.casefold())]
@@ -244,6 +252,7 @@ def new_cmd(
     """
     from .ledger import remember_current
     from .money import METHODS, check_currency, parse_stake
+    from .rules import RulesError, load_rules
     from .scorebook import find_player, new_game_text
     from .storage import write_new
 
@@ -376,6 +385,7 @@ def deal_cmd(
     """
     from .gamefile import read_game
     from .ledger import Refused, add_deal, read_text
+    from .rules import RulesError
     from .scorebook import next_game
 
     file, game_name, points = _split_deal_args(args or [])
@@ -415,6 +425,7 @@ def edit_cmd(
     """
     from .gamefile import read_game
     from .ledger import Refused, edit_deal, read_text
+    from .rules import RulesError
 
     rest = list(args)
     file = Path(rest.pop(0)) if rest and (rest[0].endswith(".toml") or Path(rest[0]).is_file()) else None
@@ -514,9 +525,29 @@ def play_cmd(
     raise typer.Exit(code)
 
 
+def _one_command(argv: list[str]) -> typer.Typer | None:
+    """The app with only the command being run: typer builds every command's options at start-up,
+    which costs more than the rest of kingsheet's start; --help and completion get the full app."""
+    import os
+
+    if not argv or any(k.startswith("_KINGSHEET") for k in os.environ):
+        return None
+    info = next((c for c in app.registered_commands if c.name == argv[0]), None)
+    if info is None:
+        return None
+    single = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
+    single.registered_commands.append(info)
+    return single
+
+
 def main() -> None:
+    argv = sys.argv[1:]
     try:
-        app()
+        single = _one_command(argv)
+        if single is not None:
+            single(args=argv[1:], prog_name=f"kingsheet {argv[0]}")
+        else:
+            app()
     except KeyboardInterrupt:
         typer.echo("\nkingsheet: interrupted; nothing half-written was kept", err=True)
         sys.exit(130)

@@ -21,7 +21,7 @@ def print_sheet(report: Report, lang: str = "ru") -> None:
             continue
         style = None if row[-1] in ("", "✓") else "red"
         table.add_row(*row, style=style)
-    console = Console()
+    console = Console(highlight=False)
     console.print(table)
     console.print(totals_block(report, lang))
     leaders = report.leader()
