@@ -540,6 +540,117 @@ def _one_command(argv: list[str]) -> typer.Typer | None:
     return single
 
 
+# --- sheets: PDF, XLSX, CSV -------------------------------------------------------------------------
+
+OUTPUTS = {".pdf", ".xlsx", ".csv", ".json"}
+
+
+def _output(path: Path, allowed: set[str]) -> str:
+    suffix = path.suffix.lower()
+    if suffix not in allowed:
+        fail(f"-o {path}: write to one of {', '.join(sorted(allowed))}")
+    return suffix
+
+
+def game_settlement(report: Any) -> Any:
+    """The settlement the sheets print: the file's [money], or 1 a point pairwise; None if it cannot be made."""
+    from .money import check_currency, parse_stake, settle
+
+    money = report.game.money
+    try:
+        cur = check_currency(money.get("currency"))
+        return settle({p: t.total for p, t in report.totals.items()}, parse_stake(money.get("stake"), cur), cur,
+                      str(money.get("method", "pairwise")), pot_mean=True)
+    except InputError:
+        return None
+
+
+@app.command("blank")
+def blank_cmd(
+    rules_id: Annotated[str, typer.Option("--rules", "-r", help="Template id or file.", autocompletion=complete_rules)],
+    output: Annotated[Path, typer.Option("--output", "-o", help="blank.pdf or blank.xlsx")],
+    players: Annotated[str | None, typer.Option("--players", "-p", help='Names to print: "Аня,Боря,Вася,Галя".')] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help="key=value, e.g. boys=kings")] = None,
+    per_page: Annotated[int, typer.Option("--per-page", help="Blanks on one A4 (1 or 2); PDF only.")] = 1,
+    stake: Annotated[str | None, typer.Option("--stake", help="Stake to print in the money box.")] = None,
+    lang: Lang = "ru",
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+) -> None:
+    """The empty printable blank of a rule system, as PDF or XLSX.
+
+    Example: kingsheet blank --rules blank-4 -o blank.pdf --players "Аня,Боря,Вася,Галя"
+    """
+    from .rules import RulesError, load_rules
+    from .storage import write_new
+
+    suffix = _output(output, {".pdf", ".xlsx"})
+    if per_page not in (1, 2):
+        fail("--per-page is 1 or 2")
+    try:
+        rules = load_rules(rules_id, parse_option_pairs(option))
+        names = [p.strip() for p in players.split(",") if p.strip()] if players else None
+        if names is not None and len(names) != rules.players:
+            fail(f"{rules.id} is for {rules.players} players; --players names {len(names)}")
+        if suffix == ".pdf":
+            from .render_pdf import blank_pdf
+
+            data = blank_pdf(rules, names, lang, per_page, stake)
+        else:
+            from .render_xlsx import blank_xlsx
+
+            data = blank_xlsx(rules, names, lang, stake)
+        write_new(output, data, force)
+    except (RulesError, InputError) as exc:
+        fail(str(exc))
+    typer.echo(f"wrote {output}: the {rules.id} blank ({len(rules.slots)} deals)")
+
+
+@app.command("export")
+def export_cmd(
+    file: Annotated[Path, typer.Argument(help="The game file (or a filled XLSX/CSV sheet).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="sheet.pdf, .xlsx, .csv or .json")],
+    lang: Lang = "ru",
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+) -> None:
+    """The filled sheet: numbers, marks, ИТОГО, the money; a sheet with problems is printed with them marked.
+
+    Example: kingsheet export friday.toml -o friday.pdf
+    """
+    from .sheets import load_any
+    from .storage import write_new
+    from .verify import verify
+
+    suffix = _output(output, OUTPUTS)
+    try:
+        report = verify(load_any(file))
+        money = game_settlement(report)
+        if suffix == ".pdf":
+            from .render_pdf import sheet_pdf
+
+            data = sheet_pdf(report, money, lang)
+        elif suffix == ".xlsx":
+            from .render_xlsx import sheet_xlsx
+
+            data = sheet_xlsx(report, money, lang)
+        elif suffix == ".csv":
+            from .importers.csv import write_csv
+
+            data = write_csv(report.game).encode("utf-8")
+        else:
+            import json
+
+            obj = report.as_json()
+            obj["settlement"] = money.as_json() if money else None
+            data = (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        write_new(output, data, force)
+    except InputError as exc:
+        fail(str(exc))
+    for problem in report.problems:
+        typer.echo(f"{file}: {problem.message}", err=True)
+    typer.echo(f"wrote {output}" + ("" if report.ok else f" ({len(report.problems)} problem(s) marked)"))
+    raise typer.Exit(OK if report.ok else PROBLEMS)
+
+
 def main() -> None:
     argv = sys.argv[1:]
     try:

@@ -2,27 +2,10 @@
 
 from __future__ import annotations
 
+from .layout import rows_for, t, unit_lines
 from .problems import num
 from .rules import Rules, Template
 from .verify import Report
-from .vocabulary import BOYS_PHRASES, UNIT_PHRASES
-
-LABELS = {
-    "minus": {"ru": "ИТОГО (−)", "en": "TOTAL (−)"},
-    "plus": {"ru": "ИТОГО (+)", "en": "TOTAL (+)"},
-    "total": {"ru": "ИТОГО", "en": "TOTAL"},
-    "game": {"ru": "Игра", "en": "Game"},
-    "points": {"ru": "Очки", "en": "Points"},
-    "dealer": {"ru": "Сдаёт", "en": "Deals"},
-    "declarer": {"ru": "Объявляет", "en": "Declares"},
-    "orderer": {"ru": "Заказал", "en": "Ordered by"},
-    "leader": {"ru": "Лидер", "en": "Leader"},
-    "deal": {"ru": "№", "en": "#"},
-}
-
-
-def t(key: str, lang: str) -> str:
-    return LABELS[key].get(lang, LABELS[key]["ru"])
 
 
 def table(rows: list[list[str]], right: set[int] | None = None) -> str:
@@ -34,22 +17,6 @@ def table(rows: list[list[str]], right: set[int] | None = None) -> str:
         cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
-
-
-def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
-    """The legend of units: «Взятки: −2 за взятку»."""
-    units: dict[str, int] = {}
-    for g in rules.games.values():
-        for cat, u in g.units.items():
-            units.setdefault(cat, u)
-    out = []
-    for cat, u in units.items():
-        phrase = UNIT_PHRASES[cat][lang if lang in ("ru", "en") else "ru"]
-        line = f"{u} {phrase}"
-        if cat == "boys":
-            line += f" ({BOYS_PHRASES[rules.deck.boys][lang]})"
-        out.append(line)
-    return out
 
 
 def list_templates(templates: list[tuple[Template, Rules]], lang: str = "ru") -> str:
@@ -113,40 +80,18 @@ def status_line(report: Report) -> str:
 
 
 def sheet_rows(report: Report, lang: str = "ru") -> list[list[str]]:
-    """The paper blank as rows: every row of the template in order, played or not.
-
-    Columns: №, Игра, Очки, one per player, Сдаёт, Объявляет/Заказал, and the mark (✓ or the
-    problem). A row of "—" separates the minus and plus stages.
-    """
+    """The paper blank as rows of text: a row of "—" marks the line between the stages."""
     game = report.game
     rules = game.rules
     head = [t("deal", lang), t("game", lang), t("points", lang), *game.players, t("dealer", lang),
             t("orderer", lang) if rules.order != "fixed" else t("declarer", lang), ""]
     rows = [head]
-    stage = 0
-    for row in report.rows:
-        gid = row.game_id
-        if gid and rules.stage_of(gid) != stage and rules.order == "fixed":
-            stage = rules.stage_of(gid)
+    for r in rows_for(rules, report, None, lang):
+        if r.stage_start:
             rows.append(["—"] * len(head))
-        label = rules.games[gid].label(lang) if gid else row.deal.game
-        cells = [num(c) for c in row.cells] if row.cells else ["?"] * len(game.players)
-        who = row.deal.orderer if rules.order != "fixed" else (row.declarer or "")
-        mark = "✓" if row.ok else "✗ " + "; ".join(p.message.split(": ", 1)[-1] for p in row.problems)
-        if row.deal.forced and not row.ok:
-            mark += " (forced)"
-        expected = row.expected if row.expected is not None else (rules.games[gid].total if gid else None)
-        rows.append([str(row.deal.number), label, "" if expected is None else num(expected), *cells,
-                     row.dealer, who or "", mark])
-    played = len(report.rows)
-    if rules.order == "fixed":
-        for k, gid in enumerate(rules.slots[played:], start=played + 1):
-            if rules.stage_of(gid) != stage:
-                stage = rules.stage_of(gid)
-                rows.append(["—"] * len(head))
-            g = rules.games[gid]
-            who = game.left_of(game.dealer_of(k)) if g.kind == "trumps" else ""
-            rows.append([str(k), g.label(lang), num(g.total), *[""] * len(game.players), game.dealer_of(k), who, ""])
+        mark = r.mark if r.ok else "✗ " + r.mark
+        rows.append([str(r.number), r.game, "" if r.points is None else num(r.points), *r.cells, r.dealer, r.who,
+                     mark])
     return rows
 
 

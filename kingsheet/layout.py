@@ -1,0 +1,154 @@
+"""The paper blank as data: one row per deal in the template's order, for every renderer.
+
+The terminal, the PDF and the XLSX all draw the same rows: №, Игра, Очки, a cell per player,
+who deals, who declares or orders, and a mark. A blank has empty cells; a filled sheet has the
+numbers and the checks' verdict per row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .problems import num
+from .rules import Rules
+from .verify import Report
+
+LABELS = {
+    "minus": {"ru": "ИТОГО (−)", "en": "TOTAL (−)"},
+    "plus": {"ru": "ИТОГО (+)", "en": "TOTAL (+)"},
+    "total": {"ru": "ИТОГО", "en": "TOTAL"},
+    "game": {"ru": "Игра", "en": "Game"},
+    "points": {"ru": "Очки", "en": "Points"},
+    "dealer": {"ru": "Сдаёт", "en": "Deals"},
+    "declarer": {"ru": "Объявляет", "en": "Declares"},
+    "orderer": {"ru": "Заказал", "en": "Ordered by"},
+    "leader": {"ru": "Лидер", "en": "Leader"},
+    "deal": {"ru": "№", "en": "#"},
+    "player": {"ru": "Игрок", "en": "Player"},
+    "date": {"ru": "Дата", "en": "Date"},
+    "place": {"ru": "Место", "en": "Place"},
+    "stake": {"ru": "Ставка за очко", "en": "Stake a point"},
+    "settlement": {"ru": "Расчёт", "en": "Settlement"},
+    "units": {"ru": "Стоимость", "en": "Units"},
+    "check": {"ru": "Проверка", "en": "Check"},
+    "ordered_grid": {"ru": "Кто что заказал", "en": "Who ordered what"},
+    "pays": {"ru": "платит", "en": "pays"},
+    "running": {"ru": "Счёт по ходу игры", "en": "Running totals"},
+    "pairs": {"ru": "Каждый с каждым", "en": "Pair by pair"},
+    "transfers": {"ru": "Переводы (наименьшее число)", "en": "Transfers (fewest)"},
+    "problems": {"ru": "Ошибки", "en": "Problems"},
+    "reminders": {"ru": "Напоминания", "en": "Reminders"},
+}
+
+REMINDERS = {
+    "ru": [
+        "Ходить с червей нельзя, пока есть другие масти, в играх Черви, Кинг и Ералаш.",
+        "Кинга (K♥) сбрасывают при первой возможности.",
+        "Сумма каждой строки сверяется со столбцом «Очки».",
+    ],
+    "en": [
+        "No hearts lead while other suits remain in Hearts, King and Eralash.",
+        "The King (K♥) is discarded at the first chance.",
+        "Each row must add up to its «Points» column.",
+    ],
+}
+
+
+def t(key: str, lang: str) -> str:
+    return LABELS[key].get(lang) or LABELS[key]["ru"]
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    number: int
+    game: str  # label, or "" on an ordered blank
+    game_id: str | None
+    points: int | None  # the row total («Очки»)
+    cells: tuple[str, ...]
+    values: tuple[int, ...] | None  # the numbers behind cells, on a filled sheet
+    dealer: str
+    who: str  # declarer (fixed order) or orderer (ordered games)
+    mark: str  # "✓", the problems, or "" when not played
+    ok: bool
+    stage: int  # 0 minus, 1 plus; -1 unknown (an ordered blank)
+    stage_start: bool  # the first row of the plus stage: the grey line goes above it
+
+
+def player_names(rules: Rules, players: list[str] | tuple[str, ...] | None, lang: str) -> tuple[str, ...]:
+    if players:
+        return tuple(players)
+    return tuple(f"{t('player', lang)} {i}" for i in range(1, rules.players + 1))
+
+
+def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | None, lang: str) -> list[SheetRow]:
+    """Every row of the sheet: played rows from the report, then the template's remaining slots."""
+    out: list[SheetRow] = []
+    n = rules.players
+    named = bool(players) or report is not None
+    names = report.game.players if report else (players or ())
+
+    def dealer_of(k: int) -> str:
+        if report is not None:
+            return report.game.dealer_of(k)
+        return names[(k - 1) % n] if named else ""
+
+    def left_of(p: str) -> str:
+        return names[(names.index(p) + 1) % n] if p in names else ""
+
+    stage = 0
+    if report is not None:
+        for row in report.rows:
+            gid = row.game_id
+            st = rules.stage_of(gid) if gid else stage
+            start = rules.order == "fixed" and st == 1 and stage == 0
+            stage = max(stage, st)
+            cells = tuple(num(c) for c in row.cells) if row.cells else ("?",) * n
+            who = (row.deal.orderer or "") if rules.order != "fixed" else (row.declarer or "")
+            if row.ok:
+                mark = "✓"
+            else:
+                mark = "; ".join(p.message.split(": ", 1)[-1] for p in row.problems)
+                if row.deal.forced:
+                    mark += " (forced)"
+            expected = row.expected if row.expected is not None else (rules.games[gid].total if gid else None)
+            out.append(SheetRow(row.deal.number, rules.games[gid].label(lang) if gid else row.deal.game, gid,
+                                expected, cells, row.cells, row.dealer, who, mark, row.ok, st, start))
+    played = len(out)
+    for k in range(played + 1, len(rules.slots) + 1):
+        if rules.order == "fixed":
+            gid = rules.slots[k - 1]
+            g = rules.games[gid]
+            st = rules.stage_of(gid)
+            start = st == 1 and stage == 0
+            stage = max(stage, st)
+            who = left_of(dealer_of(k)) if g.kind == "trumps" else ""
+            out.append(SheetRow(k, g.label(lang), gid, g.total, ("",) * n, None, dealer_of(k), who, "", True,
+                                st, start))
+        else:
+            out.append(SheetRow(k, "", None, None, ("",) * n, None, dealer_of(k), left_of(dealer_of(k)), "", True,
+                                -1, False))
+    return out
+
+
+def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
+    """The legend of units: «Взятки: −2 за взятку; …», the boys option named."""
+    from .vocabulary import BOYS_PHRASES, GAME_LABELS, UNIT_PHRASES
+
+    seen: dict[str, int] = {}
+    signs: dict[str, set[int]] = {}
+    for g in rules.games.values():
+        for cat, u in g.units.items():
+            seen.setdefault(cat, u)
+            signs.setdefault(cat, set()).add(g.sign)
+    lines = []
+    for cat, u in seen.items():
+        label = GAME_LABELS["tricks" if cat == "trumps" else cat].get(lang, cat)
+        if cat == "trumps":
+            trump_game = next(g for g in rules.games.values() if g.kind == "trumps")
+            label = trump_game.label(lang)
+        sign = {frozenset({-1}): "−", frozenset({1}): "+"}.get(frozenset(signs[cat]), "±")
+        line = f"{label}: {sign}{u} {UNIT_PHRASES[cat].get(lang, UNIT_PHRASES[cat]['ru'])}"
+        if cat == "boys":
+            line += f" ({BOYS_PHRASES[rules.deck.boys].get(lang, rules.deck.boys)})"
+        lines.append(line)
+    return lines

@@ -1,0 +1,342 @@
+"""PDF sheets with reportlab: the printable blank and the filled sheet. Renderers return bytes.
+
+The layout follows seed 000's paper blank: players across the top, games down the side, the
+«Очки» column to check each row against, a wide grey line between the stages, ИТОГО (−),
+ИТОГО (+) and ИТОГО at the bottom. Names and notes are untrusted: they go into table cells
+as plain strings, or through ``escape`` into a Paragraph, never as markup.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.charts.lineplots import LinePlot
+from reportlab.graphics.shapes import Drawing, String
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Frame,
+    FrameBreak,
+    KeepTogether,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from .layout import REMINDERS, SheetRow, player_names, rows_for, t, unit_lines
+from .money import Settlement, fmt_money
+from .problems import num
+from .rules import Rules
+from .verify import Report
+
+FONT, BOLD = "KingSans", "KingSans-Bold"
+FONT_DIR = Path(__file__).resolve().parent / "fonts"
+GREY = colors.Color(0.55, 0.55, 0.55)
+LIGHT = colors.Color(0.93, 0.93, 0.93)
+RED = colors.Color(0.8, 0.1, 0.1)
+SERIES = [colors.Color(0.12, 0.35, 0.7), colors.Color(0.85, 0.4, 0.05), colors.Color(0.1, 0.6, 0.25),
+          colors.Color(0.7, 0.1, 0.45), colors.Color(0.45, 0.3, 0.1), colors.Color(0.2, 0.6, 0.7)]
+
+
+def _fonts() -> None:
+    if FONT in pdfmetrics.getRegisteredFontNames():
+        return
+    pdfmetrics.registerFont(TTFont(FONT, str(FONT_DIR / "DejaVuSansCondensed.ttf")))
+    pdfmetrics.registerFont(TTFont(BOLD, str(FONT_DIR / "DejaVuSansCondensed-Bold.ttf")))
+    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
+
+
+def _style(size: float, bold: bool = False, color: colors.Color = colors.black) -> ParagraphStyle:
+    return ParagraphStyle("k", fontName=BOLD if bold else FONT, fontSize=size, leading=size * 1.25,
+                          alignment=TA_LEFT, textColor=color)
+
+
+def para(text: str, size: float = 8, bold: bool = False, color: colors.Color = colors.black) -> Paragraph:
+    """A wrapped paragraph of untrusted text: escaped, so '<b>' prints as '<b>'."""
+    return Paragraph(escape(text), _style(size, bold, color))
+
+
+class _Doc:
+    """Page geometry: portrait A4 for up to four players, landscape for more; two blanks a page
+    side by side on landscape A4 with per_page=2."""
+
+    def __init__(self, players: int, per_page: int) -> None:
+        self.per_page = per_page
+        self.pagesize = landscape(A4) if per_page == 2 or players > 4 else A4
+        self.margin = 10 * mm if per_page == 2 else 12 * mm
+        width, height = self.pagesize
+        gap = 10 * mm
+        cols = per_page
+        self.frame_w = (width - 2 * self.margin - gap * (cols - 1)) / cols
+        self.frames = [Frame(self.margin + i * (self.frame_w + gap), self.margin, self.frame_w,
+                             height - 2 * self.margin, id=f"f{i}", leftPadding=0, rightPadding=0,
+                             topPadding=0, bottomPadding=0) for i in range(cols)]
+        self.scale = 0.82 if per_page == 2 else 1.0
+
+    def build(self, story: list[object], title: str) -> bytes:
+        buf = io.BytesIO()
+        doc = BaseDocTemplate(buf, pagesize=self.pagesize, title=title, author="kingsheet", creator="kingsheet",
+                              subject="Кинг", invariant=1, leftMargin=self.margin, rightMargin=self.margin,
+                              topMargin=self.margin, bottomMargin=self.margin)
+        doc.addPageTemplates([PageTemplate(id="page", frames=self.frames, onPage=_footer)])
+        doc.build(story)
+        return buf.getvalue()
+
+
+def _footer(canvas: object, doc: BaseDocTemplate) -> None:
+    canvas.saveState()  # type: ignore[attr-defined]
+    canvas.setFont(FONT, 6.5)  # type: ignore[attr-defined]
+    canvas.setFillColor(GREY)  # type: ignore[attr-defined]
+    canvas.drawRightString(doc.pagesize[0] - doc.rightMargin, 5 * mm,  # type: ignore[attr-defined]
+                           f"kingsheet · {doc.page}")
+    canvas.restoreState()  # type: ignore[attr-defined]
+
+
+def _col_widths(total: float, players: int, filled: bool) -> list[float]:
+    """№, Игра, Очки, players…, Сдаёт, Объявляет, mark: the players share what the rest leaves."""
+    fixed = [0.045, 0.16, 0.07]
+    tail = [0.09, 0.105, 0.2 if filled else 0.035]
+    player = (1 - sum(fixed) - sum(tail)) / players
+    return [total * f for f in (*fixed, *[player] * players, *tail)]
+
+
+def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], report: Report | None, lang: str,
+                 width: float, scale: float) -> Table:
+    n = len(names)
+    size = 8.5 * scale
+    small = 6.5 * scale
+    ordered = rules.order != "fixed"
+    head = [t("deal", lang), t("game", lang), t("points", lang), *[para(p, size, True) for p in names],
+            t("dealer", lang), t("orderer", lang) if ordered else t("declarer", lang), "✓"]
+    data: list[list[object]] = [head]
+    style: list[tuple[object, ...]] = [
+        ("FONT", (0, 0), (-1, -1), FONT, size),
+        ("FONT", (0, 0), (-1, 0), BOLD, size),
+        ("GRID", (0, 0), (-1, -1), 0.4, GREY),
+        ("BOX", (0, 0), (-1, -1), 0.9, colors.black),
+        ("BACKGROUND", (0, 0), (-1, 0), LIGHT),
+        ("BACKGROUND", (2, 1), (2, -1), LIGHT),
+        ("ALIGN", (2, 0), (2 + n, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.2 * scale),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2 * scale),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+    ]
+    for r in rows:
+        i = len(data)
+        if r.stage_start:
+            # the wide grey line between the minus and the plus stage
+            style.append(("LINEABOVE", (0, i), (-1, i), 3 * scale, GREY))
+        points = "" if r.points is None else (num(r.points) if r.points < 0 else f"+{r.points}")
+        mark: object = r.mark if r.ok else para("✗ " + r.mark, small, color=RED)
+        data.append([str(r.number), r.game, points, *r.cells, para(r.dealer, small), para(r.who, small), mark])
+        if not r.ok:
+            style.append(("TEXTCOLOR", (0, i), (-2, i), RED))
+        elif r.mark == "✓":
+            style.append(("TEXTCOLOR", (-1, i), (-1, i), colors.Color(0.1, 0.5, 0.2)))
+    # the three ИТОГО rows: the expected sums in the «Очки» column
+    expected = report.expected if report else None
+    minus = expected.minus if expected else rules.stage_total(0)
+    plus = expected.plus if expected else rules.stage_total(1)
+    sums = ["", "", ""]
+    totals: list[list[str]] = [[""] * n for _ in range(3)]
+    if report is not None:
+        for j, p in enumerate(names):
+            tot = report.totals[p]
+            totals[0][j], totals[1][j], totals[2][j] = num(tot.minus), num(tot.plus), num(tot.total)
+        s = report.sums
+        sums = [num(s.minus), num(s.plus), num(s.total)]
+    first_total = len(data)
+    for label, exp, cells, actual in ((t("minus", lang), minus, totals[0], sums[0]),
+                                      (t("plus", lang), plus, totals[1], sums[1]),
+                                      (t("total", lang), minus + plus, totals[2], sums[2])):
+        data.append(["", label, num(exp) if exp <= 0 else f"+{exp}", *cells, "Σ", actual, ""])
+    style += [
+        ("LINEABOVE", (0, first_total), (-1, first_total), 1.6, colors.black),
+        ("FONT", (0, first_total), (-1, -1), BOLD, size),
+        ("BACKGROUND", (0, first_total), (-1, -1), LIGHT),
+        ("ALIGN", (-3, first_total), (-2, -1), "RIGHT"),
+    ]
+    if report is not None:
+        for k, (have, want) in enumerate(((report.sums.minus, minus), (report.sums.plus, plus),
+                                          (report.sums.total, minus + plus))):
+            if report.complete and have != want:
+                style.append(("TEXTCOLOR", (-2, first_total + k), (-2, first_total + k), RED))
+    heights = None
+    if report is None:  # room to write by hand
+        row_h = (7.5 if len(rows) <= 20 else 6.2) * mm * scale
+        heights = [None, *[row_h] * len(rows), *[row_h] * 3]
+    table = Table(data, colWidths=_col_widths(width, n, report is not None), rowHeights=heights, repeatRows=1,
+                  hAlign="LEFT")
+    table.setStyle(TableStyle(style))
+    return table
+
+
+def _header(rules: Rules, lang: str, title: str | None, date: str | None, scale: float) -> list[object]:
+    name = rules.template.name.get(lang) or rules.template.name.get("ru", rules.id)
+    out: list[object] = [para(title or name, 13 * scale, True)]
+    if title:
+        out.append(para(name, 9 * scale))
+    options = ", ".join(f"{k} = {v}" for k, v in rules.options.items())
+    word = "игрока" if rules.players < 5 else "игроков"
+    counts = (f"{rules.players} {word}, {len(rules.slots)} сдач" if lang == "ru"
+              else f"{rules.players} players, {len(rules.slots)} deals")
+    out.append(para(f"{rules.id} · {counts} · {options} · {rules.template.source}", 7 * scale, color=GREY))
+    when = date or "______________"
+    out.append(para(f"{t('date', lang)}: {when}     {t('place', lang)}: ______________________", 8.5 * scale))
+    out.append(Spacer(1, 2 * mm))
+    return out
+
+
+def _legend(rules: Rules, lang: str, scale: float) -> list[object]:
+    lines = [f"{t('units', lang)}: " + "; ".join(unit_lines(rules, lang)) + "."]
+    lines += REMINDERS.get(lang, REMINDERS["ru"])
+    if rules.trumps.get("bidding"):
+        lines.append("Козыри с торговлей: заказавший пишет себе только взятки сверх заявки."
+                     if lang == "ru" else "Trumps with bidding: the declarer writes only tricks above his bid.")
+    return [Spacer(1, 2 * mm), *[para(line, 7 * scale) for line in lines]]
+
+
+def _stake_box(width: float, lang: str, scale: float, stake: str | None) -> Table:
+    rows = [[f"{t('stake', lang)}: {stake or '________'}", f"{t('settlement', lang)}:"]]
+    rows += [["", "______________ → ______________  ________"] for _ in range(3)]
+    box = Table(rows, colWidths=[width * 0.35, width * 0.65], hAlign="LEFT")
+    box.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8 * scale), ("BOX", (0, 0), (-1, -1), 0.8, GREY),
+                             ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    return box
+
+
+def _ordered_grid(rules: Rules, names: Sequence[str], lang: str, width: float, scale: float) -> Table:
+    games = list(rules.per_round)
+    head = [t("ordered_grid", lang), *names]
+    data: list[list[object]] = [head]
+    for gid in dict.fromkeys(games):
+        count = games.count(gid)
+        label = rules.games[gid].label(lang) + (f" ×{count}" if count > 1 else "")
+        cells = ["□ " * count] * len(names) if rules.order == "ordered-player" else ["□ " * count] + [""] * (len(names) - 1)
+        data.append([label, *cells])
+    grid = Table(data, colWidths=[width * 0.3, *[width * 0.7 / len(names)] * len(names)], hAlign="LEFT",
+                 repeatRows=1)
+    grid.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 7.5 * scale), ("FONT", (0, 0), (-1, 0), BOLD, 7.5 * scale),
+                              ("GRID", (0, 0), (-1, -1), 0.3, GREY), ("BACKGROUND", (0, 0), (-1, 0), LIGHT)]))
+    return grid
+
+
+def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "ru", per_page: int = 1,
+              stake: str | None = None) -> bytes:
+    """The empty printable blank of ``rules``; ``per_page=2`` puts two on one A4."""
+    _fonts()
+    doc = _Doc(rules.players, per_page)
+    names = player_names(rules, tuple(players) if players else None, lang)
+    story: list[object] = []
+    for copy in range(per_page):
+        rows = rows_for(rules, None, tuple(players) if players else None, lang)
+        story += _header(rules, lang, None, None, doc.scale)
+        story.append(_sheet_table(rules, rows, names, None, lang, doc.frame_w, doc.scale))
+        story += _legend(rules, lang, doc.scale)
+        story.append(Spacer(1, 2 * mm))
+        if rules.order != "fixed":
+            story.append(CondPageBreak(40 * mm))
+            story.append(_ordered_grid(rules, names, lang, doc.frame_w, doc.scale))
+            story.append(Spacer(1, 2 * mm))
+        story.append(KeepTogether([_stake_box(doc.frame_w, lang, doc.scale, stake)]))
+        if copy + 1 < per_page:
+            story.append(FrameBreak())
+    return doc.build(story, f"Кинг: {rules.id}")
+
+
+def _chart(report: Report, lang: str, width: float) -> Drawing:
+    """Each player's running total deal by deal (reportlab's own graphics)."""
+    names = report.game.players
+    running = {p: [0] for p in names}
+    for row in report.rows:
+        for j, p in enumerate(names):
+            add = row.cells[j] if row.cells else 0
+            running[p].append(running[p][-1] + add)
+    height = 62 * mm
+    d = Drawing(width, height)
+    d.add(String(0, height - 10, t("running", lang), fontName=BOLD, fontSize=9))
+    lp = LinePlot()
+    lp.x, lp.y = 28, 18
+    lp.width, lp.height = width - 120, height - 40
+    lp.data = [list(enumerate(running[p])) for p in names]
+    for i, _ in enumerate(names):
+        lp.lines[i].strokeColor = SERIES[i % len(SERIES)]
+        lp.lines[i].strokeWidth = 1.4
+    lp.xValueAxis.valueMin = 0
+    lp.xValueAxis.valueMax = max(len(report.rows), 1)
+    lp.xValueAxis.labels.fontName = FONT
+    lp.xValueAxis.labels.fontSize = 6.5
+    lp.yValueAxis.labels.fontName = FONT
+    lp.yValueAxis.labels.fontSize = 6.5
+    lp.yValueAxis.labelTextFormat = lambda v: num(int(v))
+    d.add(lp)
+    legend = Legend()
+    legend.x, legend.y = width - 85, height - 24
+    legend.fontName, legend.fontSize = FONT, 7.5
+    legend.alignment = "right"
+    legend.columnMaximum = len(names)
+    legend.colorNamePairs = [(SERIES[i % len(SERIES)], p) for i, p in enumerate(names)]
+    d.add(legend)
+    return d
+
+
+def _money_block(s: Settlement, lang: str, width: float) -> list[object]:
+    out: list[object] = [Spacer(1, 3 * mm), para(f"{t('settlement', lang)}: {s.method}, {s.stake} {s.currency}", 9, True)]
+    rows = [["", "ИТОГО" if lang == "ru" else "TOTAL", "±"]]
+    for p, tot in s.totals.items():
+        bal = s.settled[p]
+        rows.append([p, num(int(tot)) if tot == int(tot) else str(tot),
+                     ("+" if bal > 0 else "") + fmt_money(bal, s).replace("-", "−")])
+    bal_table = Table(rows, hAlign="LEFT", colWidths=[width * 0.25, width * 0.12, width * 0.18])
+    bal_table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+                                   ("LINEBELOW", (0, 0), (-1, 0), 0.5, GREY)]))
+    out.append(bal_table)
+    if s.pairs:
+        out.append(para(t("pairs", lang) + ": " + "; ".join(
+            f"{x.payer} → {x.payee} {fmt_money(x.amount, s)}" for x in s.pairs), 7.5))
+    out.append(para(t("transfers", lang) + ":", 8.5, True))
+    for x in s.transfers:
+        out.append(para(f"{x.payer} → {x.payee}  {fmt_money(x.amount, s)}", 9))
+    for note in s.notes:
+        out.append(para(note, 7, color=GREY))
+    return out
+
+
+def sheet_pdf(report: Report, settlement: Settlement | None = None, lang: str = "ru") -> bytes:
+    """The filled sheet: numbers, a mark per row, ИТОГО, the leader, the money and a chart."""
+    _fonts()
+    game = report.game
+    rules = game.rules
+    doc = _Doc(rules.players, 1)
+    rows = rows_for(rules, report, None, lang)
+    story: list[object] = _header(rules, lang, game.title, game.date, 1.0)
+    story.append(_sheet_table(rules, rows, game.players, report, lang, doc.frame_w, 1.0))
+    leaders = report.leader()
+    if report.rows and leaders:
+        best = report.totals[leaders[0]].total
+        story.append(para(f"{t('leader', lang)}: {', '.join(leaders)} ({num(best)})", 10, True))
+    general = [p for p in report.problems if p.deal is None]
+    if general:
+        story.append(para(t("problems", lang) + ": " + "; ".join(p.message for p in general), 8, color=RED))
+    story += _legend(rules, lang, 1.0)
+    if settlement is not None:
+        story.append(KeepTogether(_money_block(settlement, lang, doc.frame_w)))
+    if report.rows:
+        story.append(Spacer(1, 3 * mm))
+        story.append(KeepTogether([_chart(report, lang, doc.frame_w)]))
+    return doc.build(story, game.title or f"Кинг: {rules.id}")

@@ -1,0 +1,149 @@
+"""PDF blanks and filled sheets, read back with pypdf; rendered to pixels where pdftoppm exists."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+
+import pytest
+from pypdf import PdfReader
+
+from conftest import EXAMPLES
+from kingsheet.cli import app
+from kingsheet.gamefile import load_game
+from kingsheet.layout import REMINDERS, unit_lines
+from kingsheet.problems import num
+from kingsheet.render_pdf import FONT_DIR, blank_pdf, sheet_pdf
+from kingsheet.rules import load_rules, template_ids
+from kingsheet.verify import verify
+
+
+def text_of(data: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def squash(s: str) -> str:
+    return "".join(s.split())
+
+
+@pytest.mark.parametrize("tid", template_ids())
+def test_blank_holds_labels_and_totals(tid):
+    rules = load_rules(tid)
+    data = blank_pdf(rules)
+    text = squash(text_of(data))
+    for game in rules.games.values():
+        assert squash(game.label("ru")) in text
+        if rules.order == "fixed":
+            total = num(game.total) if game.total < 0 else f"+{game.total}"
+            assert total in text
+    assert num(rules.stage_total(0)) in text and f"+{rules.stage_total(1)}" in text
+    assert "ИТОГО(−)" in text and "ИТОГО(+)" in text
+    assert "■" not in text
+
+
+def test_every_printed_character_has_a_glyph():
+    from reportlab.pdfbase.ttfonts import TTFontFile
+
+    face = TTFontFile(str(FONT_DIR / "DejaVuSansCondensed.ttf"))
+    printed = set()
+    for tid in template_ids():
+        rules = load_rules(tid)
+        for lang in ("ru", "en"):
+            printed |= set("".join(unit_lines(rules, lang)) + "".join(REMINDERS[lang]))
+            printed |= set("".join(g.label(lang) for g in rules.games.values()))
+    printed |= set("−✓✗→₽€$£ИТОГО№ΣЁё")
+    missing = {c for c in printed if not c.isspace() and ord(c) not in face.charToGlyph}
+    assert missing == set()
+
+
+def test_blank_is_deterministic_and_two_per_page():
+    rules = load_rules("blank-4")
+    assert blank_pdf(rules) == blank_pdf(rules)
+    two = PdfReader(io.BytesIO(blank_pdf(rules, per_page=2)))
+    assert len(two.pages) == 1
+    assert squash(two.pages[0].extract_text()).count("АнтиЕралаш") == 2
+    width, height = two.pages[0].mediabox.width, two.pages[0].mediabox.height
+    assert width > height  # landscape A4, two A5 blanks side by side
+
+
+def test_long_blank_paginates_with_header_repeated():
+    data = blank_pdf(load_rules("ordered-56"), lang="en")
+    pages = PdfReader(io.BytesIO(data)).pages
+    assert len(pages) >= 2
+    assert all("Points" in p.extract_text() for p in pages[:2])
+    assert "56" in pages[1].extract_text() or "56" in pages[0].extract_text()
+    assert "Who ordered what" in text_of(data)
+
+
+def test_hostile_names_print_literally():
+    data = blank_pdf(load_rules("blank-4"), players=["<b>Аня & Co</b>", "Боря", "=1+1", "Галя"])
+    text = squash(text_of(data))
+    assert "<b>Аня&Co</b>" in text and "=1+1" in text
+
+
+def test_filled_sheet_holds_names_cells_totals_and_transfers(runner, tmp_path):
+    out = tmp_path / "sheet.pdf"
+    res = runner.invoke(app, ["export", str(EXAMPLES / "blank-4.toml"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    text = squash(text_of(out.read_bytes()))
+    report = verify(load_game(EXAMPLES / "blank-4.toml"))
+    for p, tot in report.totals.items():
+        assert p in text and num(tot.total) in text
+    assert "Лидер:Боря(37)" in text
+    assert "Переводы" in text and "→" in text
+    assert "Счётпоходуигры" in text  # the chart's title
+    assert out.read_bytes() == sheet_pdf(report, __import__("kingsheet.cli", fromlist=["x"]).game_settlement(report))
+
+
+def test_export_with_problems_marks_them_and_exits_1(runner, tmp_path):
+    out = tmp_path / "bad.pdf"
+    res = runner.invoke(app, ["export", str(EXAMPLES / "mistakes" / "sign-slipped.toml"), "-o", str(out)])
+    assert res.exit_code == 1
+    assert "1 problem(s)" not in res.stdout and "problem(s) marked" in res.stdout
+    assert "✗Галя:8hasthewrongsign" in squash(text_of(out.read_bytes()))
+
+
+@pytest.mark.parametrize("args, message", [
+    (["blank", "--rules", "blank-4", "-o", "{tmp}/no/such/dir/b.pdf"], "does not exist"),
+    (["blank", "--rules", "blank-9", "-o", "{tmp}/b.pdf"], "unknown rules 'blank-9'"),
+    (["blank", "--rules", "blank-4", "-o", "{tmp}/b.doc"], "write to one of .pdf, .xlsx"),
+    (["blank", "--rules", "blank-4", "-o", "{tmp}/b.pdf", "--per-page", "3"], "--per-page is 1 or 2"),
+])
+def test_blank_bad_input(runner, tmp_path, args, message):
+    res = runner.invoke(app, [a.format(tmp=tmp_path) for a in args])
+    assert res.exit_code == 2 and message in res.stderr
+    assert not list(tmp_path.rglob("*.pdf"))
+
+
+def test_no_overwrite_without_force_and_read_only_folder(runner, tmp_path):
+    out = tmp_path / "b.pdf"
+    assert runner.invoke(app, ["blank", "--rules", "short", "-o", str(out)]).exit_code == 0
+    res = runner.invoke(app, ["blank", "--rules", "short", "-o", str(out)])
+    assert res.exit_code == 2 and "already exists; use --force" in res.stderr
+    assert runner.invoke(app, ["blank", "--rules", "short", "-o", str(out), "--force"]).exit_code == 0
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        res = runner.invoke(app, ["blank", "--rules", "short", "-o", str(ro / "b.pdf")])
+        import os
+        if os.geteuid() != 0:  # root writes anyway
+            assert res.exit_code == 2 and "cannot write" in res.stderr
+    finally:
+        ro.chmod(0o700)
+    assert [p.name for p in tmp_path.rglob("*") if p.name.startswith(".")] == []  # no temp file left
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) not installed")
+def test_rendered_page_is_not_blank(tmp_path):
+    pdf = tmp_path / "b.pdf"
+    pdf.write_bytes(sheet_pdf(verify(load_game(EXAMPLES / "blank-4.toml"))))
+    subprocess.run(["pdftoppm", "-r", "30", "-gray", "-singlefile", str(pdf), str(tmp_path / "page")], check=True)
+    pgm = (tmp_path / "page.pgm").read_bytes()
+    # P5 header: magic, width, height, maxval, then one byte a pixel
+    header, _, rest = pgm.partition(b"\n255\n")
+    width, height = map(int, header.split()[1:3])
+    pixels = rest[: width * height]
+    dark = sum(1 for b in pixels if b < 128)
+    assert 0.01 < dark / len(pixels) < 0.5
