@@ -7,8 +7,8 @@ machine; whole-process figures are compared with a minimal typer app measured in
 from __future__ import annotations
 
 import argparse
-import os
 import itertools
+import os
 import random
 import statistics
 import subprocess

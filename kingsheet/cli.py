@@ -651,6 +651,44 @@ def export_cmd(
     raise typer.Exit(OK if report.ok else PROBLEMS)
 
 
+@app.command("import")
+def import_cmd(
+    sheet: Annotated[Path, typer.Argument(help="A filled sheet: .xlsx or .csv.")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="The game file to write (.toml).")],
+    rules_id: Annotated[str | None, typer.Option("--rules", "-r", help="Rules, when the sheet does not say.",
+                                                 autocompletion=complete_rules)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+) -> None:
+    """A sheet filled by hand elsewhere, into a game file (checked on the way).
+
+    Example: kingsheet import friday.xlsx -o friday.toml
+    """
+    from .scorebook import append_deal, new_game_text
+    from .sheets import load_any
+    from .storage import write_new
+    from .verify import verify
+
+    if sheet.suffix.lower() not in (".xlsx", ".xlsm", ".csv"):
+        fail(f"{sheet}: import reads .xlsx or .csv sheets")
+    _output(output, {".toml"})
+    try:
+        game = load_any(sheet, rules_id)
+        text = new_game_text(game.rules_ref, game.players, dict(game.rules.options), game.first_dealer, {})
+        for deal in game.deals:
+            fields = {k: getattr(deal, k) for k in ("game", "points", "orderer", "declarer", "contract", "bid",
+                                                    "buyer", "price", "note")}
+            text = append_deal(text, fields)
+        write_new(output, text.encode("utf-8"), force)
+    except InputError as exc:
+        fail(str(exc))
+    report = verify(game)
+    for problem in report.problems:
+        typer.echo(f"{sheet}: {problem.message}", err=True)
+    typer.echo(f"wrote {output}: {len(game.deals)} deals of {game.rules.id}"
+               + ("" if report.ok else f"; {len(report.problems)} problem(s)"))
+    raise typer.Exit(OK if report.ok else PROBLEMS)
+
+
 def main() -> None:
     argv = sys.argv[1:]
     try:

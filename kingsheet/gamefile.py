@@ -174,6 +174,12 @@ def read_game(text: str, path: Path | None = None, base_dir: Path | None = None)
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{where}: not valid TOML: {toml_error(exc, text)}") from None
+    return build_game(raw, where, path, base_dir)
+
+
+def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
+               base_dir: Path | None = None) -> GameFile:
+    """A game from the file's data (TOML, or what an importer read from a sheet)."""
     unknown = sorted(set(raw) - FILE_KEYS)
     if unknown:
         raise InputError(f"{where}: unknown key {', '.join(unknown)}")

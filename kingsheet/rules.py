@@ -366,6 +366,11 @@ def resolve(template: Template, chosen: Mapping[str, str] | None = None) -> Rule
         if zero:
             raise RulesError(f"{where}: game {gid} counts {zero[0]}, which the deck does not hold")
         labels = dict(labels_raw.get(gid) or labels_raw.get(b) or GAME_LABELS[b])
+        negative = games.get(b)
+        if sign > 0 and b != "trumps" and negative is not None and gid not in labels_raw and \
+                dict(negative.labels) == labels:
+            # the plus mirror of a game: the same name on paper, told apart by a (+)
+            labels = {lang: f"{text} (+)" for lang, text in labels.items()}
         kind = "eralash" if b == "eralash" else "trumps" if b == "trumps" else "single"
         games[gid] = Game(gid, sign, kind, game_units, counts, labels)
 

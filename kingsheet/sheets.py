@@ -8,16 +8,17 @@ from .gamefile import GameFile, load_game
 from .problems import InputError
 
 
-def load_any(path: Path) -> GameFile:
+def load_any(path: Path, rules_ref: str | None = None) -> GameFile:
+    """``rules_ref`` is for sheets that do not say which rules they follow."""
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
         from .importers.xlsx import read_xlsx
 
-        return read_xlsx(path)
+        return read_xlsx(path, rules_ref)
     if suffix == ".csv":
         from .importers.csv import read_csv
 
-        return read_csv(path)
+        return read_csv(path, rules_ref)
     if suffix and suffix != ".toml":
         raise InputError(f"{path}: not a game file (.toml), a workbook (.xlsx) or a .csv")
     return load_game(path)

@@ -1,0 +1,1 @@
+"""Reading sheets filled elsewhere (XLSX, CSV) into game files."""

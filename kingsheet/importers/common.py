@@ -1,0 +1,89 @@
+"""What the XLSX and CSV readers share: turning rows of a sheet into the game file's data."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..problems import InputError
+from ..rules import RulesError, load_rules, template_ids
+from ..vocabulary import fold
+
+EXTRA_HEADERS = {
+    "declarer": {"declarer", "объявляет", "declares", "козыри объявил", "заказал козыри"},
+    "orderer": {"orderer", "заказал", "ordered by", "заказчик"},
+    "bid": {"bid", "заявка"},
+    "buyer": {"buyer", "купил", "покупатель"},
+    "price": {"price", "цена"},
+    "contract": {"contract", "контракт", "козырь"},
+    "note": {"note", "заметка", "примечание"},
+    "dealer": {"dealer", "сдаёт", "сдает", "deals", "сдающий"},
+    "sum": {"σ", "сумма", "sum"},
+    "check": {"проверка", "check", "✓"},
+}
+TOTAL_LABELS = ("итого", "total")
+
+
+def header_kind(text: str) -> str | None:
+    key = fold(text)
+    for kind, names in EXTRA_HEADERS.items():
+        if key in names:
+            return kind
+    return None
+
+
+def unquote(text: str) -> str:
+    """Undo the CSV-injection guard: a leading apostrophe before = + - @ was ours."""
+    if len(text) > 1 and text[0] == "'" and text[1] in "=+-@\t\r":
+        return text[1:]
+    return text
+
+
+DEFAULTS = {4: "blank-4", 3: "three-30"}  # the paper blanks, when a sheet fits several systems
+
+
+def infer_rules(labels: Sequence[str], players: int, totals: Sequence[int | None] | None = None) -> str:
+    """The template whose fixed order of games matches the sheet's game column (and «Очки», if given).
+
+    ``labels`` are all game rows of the sheet, played or not; ``totals`` the «Очки» beside them.
+    When several systems fit the rows there are, a sheet with as many rows as one of them picks
+    it; else the paper blank for that many players; else the user is asked for --rules.
+    """
+    wanted = [fold(label) for label in labels if label]
+    fits: list[tuple[str, int]] = []
+    for tid in template_ids():
+        try:
+            rules = load_rules(tid)
+        except RulesError:  # pragma: no cover - every bundled template loads (tested)
+            continue
+        if rules.players != players or rules.order != "fixed":
+            continue
+        seqs = [[fold(rules.games[g].label(lang)) for g in rules.slots] for lang in ("ru", "en")]
+        seqs.append([fold(g) for g in rules.slots])
+        if not wanted or not any(wanted == seq[: len(wanted)] for seq in seqs):
+            continue
+        if totals and any(want is not None and want != rules.games[g].total
+                          for want, g in zip(totals, rules.slots)):
+            continue
+        fits.append((tid, len(rules.slots)))
+    if len(fits) == 1:
+        return fits[0][0]
+    if not fits:
+        raise InputError("cannot tell which rules this sheet follows; give --rules ID")
+    exact = [tid for tid, n in fits if n == len(wanted)]
+    if len(exact) == 1:
+        return exact[0]
+    default = DEFAULTS.get(players)
+    if default in [tid for tid, _ in fits]:
+        return default
+    raise InputError(f"the sheet fits several rule systems ({', '.join(t for t, _ in fits)}); give --rules ID")
+
+
+def game_data(rules_ref: str, options: dict[str, str], players: list[str], first_dealer: str | None,
+              deals: list[dict[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {"format": 1, "rules": rules_ref, "players": players, "deals": deals}
+    if options:
+        data["options"] = options
+    if first_dealer:
+        data["first_dealer"] = first_dealer
+    return data

@@ -1,0 +1,135 @@
+"""CSV, for any other spreadsheet: one row per deal.
+
+    # kingsheet format=1 rules=blank-4 boys=jacks first_dealer=Аня
+    game,Аня,Боря,Вася,Галя,declarer,orderer,bid,buyer,price,contract,note
+    tricks,-4,0,-8,-4,,,,,,,
+
+The comment line says which rules (or ``import --rules``); the columns after ``game`` up to
+the first known extra (declarer, orderer, bid, …) are the players. Commas or semicolons.
+Text a spreadsheet would take for a formula (= + - @ first) is written with a leading
+apostrophe and read back without it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+from typing import Any
+
+from ..gamefile import GameFile, build_game
+from ..problems import InputError
+from ..vocabulary import fold
+from .common import game_data, header_kind, unquote
+
+EXTRAS = ("declarer", "orderer", "bid", "buyer", "price", "contract", "note")
+
+
+def guard(text: str) -> str:
+    return "'" + text if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
+
+
+def write_csv(game: GameFile) -> str:
+    buf = io.StringIO()
+    meta = ["format=1", f"rules={game.rules_ref}", *(f"{k}={v}" for k, v in game.rules.options.items())]
+    if game.first_dealer:
+        meta.append(f"first_dealer={game.first_dealer}")
+    buf.write("# kingsheet " + " ".join(meta) + "\n")
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["game", *(guard(p) for p in game.players), *EXTRAS])
+    from ..verify import verify
+
+    for row in verify(game).rows:
+        deal = row.deal
+        cells = [str(c) for c in row.cells] if row.cells else [""] * len(game.players)
+        extras = [getattr(deal, k) for k in EXTRAS]
+        writer.writerow([guard(deal.game), *cells, *("" if v is None else guard(str(v)) for v in extras)])
+    return buf.getvalue()
+
+
+def _meta(line: str) -> dict[str, str]:
+    out = {}
+    for word in line.lstrip("#").split():
+        key, eq, value = word.partition("=")
+        if eq:
+            out[key] = value
+    return out
+
+
+def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    meta: dict[str, str] = {}
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            if "kingsheet" in line:
+                meta.update(_meta(line))
+            continue
+        if line.strip():
+            lines.append(line)
+    if not lines:
+        raise InputError(f"{path}: no header row (game, then one column per player)")
+    delimiter = ";" if lines[0].count(";") > lines[0].count(",") else ","
+    try:
+        rows = list(csv.reader(lines, delimiter=delimiter))
+    except csv.Error as exc:
+        raise InputError(f"{path}: not valid CSV ({exc})") from None
+    header = [unquote(h.strip()) for h in rows[0]]
+    if not header or fold(header[0]) not in ("game", "игра"):
+        raise InputError(f"{path}: the first column must be «game» (or «Игра»), not '{header[0] if header else ''}'")
+    players: list[str] = []
+    cols: dict[str, int] = {}
+    for i, name in enumerate(header[1:], start=1):
+        kind = header_kind(name)
+        if kind or cols:
+            if kind:
+                cols.setdefault(kind, i)
+            continue
+        if not name:
+            raise InputError(f"{path}: column {i + 1} of the header is empty")
+        players.append(name)
+    if not players:
+        raise InputError(f"{path}: the header names no players")
+    deals: list[dict[str, Any]] = []
+    for n, row in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) < 1 + len(players):
+            raise InputError(f"{path}: line {n} has {len(row)} fields, the header {len(header)}")
+        game = unquote(row[0].strip())
+        points = []
+        for j, cell in enumerate(row[1:1 + len(players)]):
+            cell = cell.strip()
+            try:
+                points.append(int(cell.replace("−", "-")) if cell else 0)
+            except ValueError:
+                raise InputError(f"{path}: line {n}, {players[j]}: '{cell}' is not a number") from None
+        deal: dict[str, Any] = {"game": game, "points": points}
+        for key, i in cols.items():
+            if key not in EXTRAS or i >= len(row) or not row[i].strip():
+                continue
+            value = unquote(row[i].strip())
+            if key in ("bid", "price"):
+                try:
+                    deal[key] = int(value)
+                except ValueError:
+                    raise InputError(f"{path}: line {n}: {key} '{value}' is not a whole number") from None
+            else:
+                deal[key] = value
+        deals.append(deal)
+    ref = meta.get("rules") or rules_ref
+    if not ref:
+        from .common import infer_rules
+
+        ref = infer_rules([d["game"] for d in deals], len(players))
+    skip = {"format", "rules", "first_dealer"}
+    options = {k: v for k, v in meta.items() if k not in skip}
+    data = game_data(ref, options, players, meta.get("first_dealer"), deals)
+    return build_game(data, str(path), path, path.parent)

@@ -1,0 +1,162 @@
+"""Read a workbook filled by hand — ours, or one laid out like it — into a game.
+
+Rows are found by their label in the game column (case, spaces, ё/е folded); the player
+columns by the header row; formula cells (Σ, ИТОГО, marks) are ignored in favour of the cells
+people typed. A blank entry in a played row is a 0, as on paper.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from ..gamefile import GameFile, build_game
+from ..problems import InputError
+from ..vocabulary import fold
+from .common import TOTAL_LABELS, game_data, header_kind, infer_rules
+
+GAME_HEADERS = {"игра", "game"}
+POINTS_HEADERS = {"очки", "points"}
+NUMBER_HEADERS = {"№", "#", "no", "n"}
+MAX_ROWS = 2000
+
+
+def _open(path: Path) -> Any:
+    from openpyxl import load_workbook
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        return load_workbook(path, data_only=False, read_only=False)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, OSError, TypeError, EOFError):
+        raise InputError(f"{path}: not a readable workbook (damaged, password-protected, or not XLSX)") from None
+
+
+def _find_header(ws: Any) -> tuple[int, dict[str, int], list[tuple[int, str]]] | None:
+    for row in ws.iter_rows(min_row=1, max_row=min(ws.max_row, 40)):
+        texts = {c.column: fold(str(c.value)) for c in row if isinstance(c.value, str)}
+        game_col = next((col for col, v in texts.items() if v in GAME_HEADERS), None)
+        points_col = next((col for col, v in texts.items() if v in POINTS_HEADERS), None)
+        if game_col is None:
+            continue
+        cols: dict[str, int] = {"game": game_col}
+        if points_col:
+            cols["points"] = points_col
+        players: list[tuple[int, str]] = []
+        start = (points_col or game_col) + 1
+        col = start
+        while True:
+            value = ws.cell(row[0].row, col).value
+            if value is None or not str(value).strip():
+                break
+            kind = header_kind(str(value))
+            if kind:
+                break
+            players.append((col, str(value).strip()))
+            col += 1
+        for c in range(col, col + 12):
+            value = ws.cell(row[0].row, c).value
+            if isinstance(value, str) and (kind := header_kind(value)):
+                cols.setdefault(kind, c)
+        return row[0].row, cols, players
+    return None
+
+
+def _meta(wb: Any) -> dict[str, str]:
+    if "kingsheet" not in wb.sheetnames:
+        return {}
+    ws = wb["kingsheet"]
+    out = {}
+    for row in ws.iter_rows(min_row=1, max_row=19, max_col=2, values_only=True):
+        if row[0] and row[1] is not None:
+            out[str(row[0])] = str(row[1])
+    return out
+
+
+def _number(cell: Any) -> int | None:
+    value = cell.value
+    where = cell.coordinate
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        raise InputError(f"{where}: {value} is not a number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if value.is_integer():
+            return int(value)
+        raise InputError(f"{where}: {value} is not a whole number")
+    text = str(value).strip()
+    if text.startswith("="):
+        raise InputError(f"{where}: holds a formula ({text}); type the number itself")
+    try:
+        return int(text.replace("−", "-").replace(" ", ""))
+    except ValueError:
+        raise InputError(f"{where}: '{text}' is not a number") from None
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def read_xlsx(path: Path, rules_ref: str | None = None) -> GameFile:
+    wb = _open(path)
+    meta = _meta(wb)
+    found = None
+    for ws in wb.worksheets:
+        if ws.sheet_state != "visible":
+            continue
+        found = _find_header(ws)
+        if found:
+            break
+    if not found:
+        raise InputError(f"{path}: no sheet with a header row naming «Игра» (or «Game») and the players")
+    header_row, cols, players = found
+    if not players:
+        raise InputError(f"{path}: the header row names no players after «Очки»")
+    first_p, last_p = players[0][0], players[-1][0]
+    for merged in ws.merged_cells.ranges:
+        if merged.max_row > header_row and merged.min_col <= last_p and merged.max_col >= first_p:
+            raise InputError(f"{path}: merged cells {merged.coord} cover the entry area; unmerge them")
+    deals: list[dict[str, Any]] = []
+    labels: list[str] = []
+    totals: list[int | None] = []
+    for r in range(header_row + 1, min(ws.max_row, header_row + MAX_ROWS) + 1):
+        label = _text(ws.cell(r, cols["game"]).value)
+        if label and label.startswith("="):
+            label = None  # a formula in the game column is not a game
+        if label and fold(label).startswith(TOTAL_LABELS):
+            break
+        values = [_number(ws.cell(r, c)) for c, _ in players]
+        points_cell = ws.cell(r, cols["points"]).value if "points" in cols else None
+        row_total = points_cell if isinstance(points_cell, int) and not isinstance(points_cell, bool) else None
+        if all(v is None for v in values):
+            if label:
+                labels.append(label)
+                totals.append(row_total)
+            continue
+        if not label:
+            raise InputError(f"{path}: row {r} has points but no game in column "
+                             f"{ws.cell(r, cols['game']).column_letter}")
+        labels.append(label)
+        totals.append(row_total)
+        deal: dict[str, Any] = {"game": label, "points": [v or 0 for v in values]}
+        for key in ("declarer", "orderer", "buyer", "contract", "note"):
+            if key in cols and (text := _text(ws.cell(r, cols[key]).value)) and not text.startswith("="):
+                deal[key] = text
+        for key in ("bid", "price"):
+            if key in cols and (num := _number(ws.cell(r, cols[key]))) is not None:
+                deal[key] = num
+        deals.append(deal)
+    if not deals and not labels and not meta.get("rules"):
+        raise InputError(f"{path}: no rows of games under the header")
+    names = [name for _, name in players]
+    ref = meta.get("rules") or rules_ref or infer_rules(labels, len(names), totals)
+    options = {k.split(".", 1)[1]: v for k, v in meta.items() if k.startswith("option.")}
+    data = game_data(ref, options, names, meta.get("first_dealer"), deals)
+    return build_game(data, str(path), path, path.parent)

@@ -1,0 +1,353 @@
+"""XLSX workbooks with openpyxl: a blank that checks itself as people type, and the filled sheet.
+
+Sheet 1 is the paper blank with live formulas: the row sum beside the «Очки» column, a mark
+per row, ИТОГО (−) / (+) / ИТОГО by SUMIF on the sign of «Очки» (so ordered games, whose
+rows are chosen at the table, sum right too). Conditional formatting turns a row red when its
+sum is not its total and ИТОГО red when it does not balance; data validation keeps entries
+whole and within the row's range. Formula cells are locked, entry cells are not (no password).
+Sheet 2 settles the money from a stake cell with formulas. A hidden sheet «kingsheet» records
+the rules so that ``kingsheet check``/``import`` can read the workbook back.
+
+Untrusted text (names, notes) is always written as a string cell: a name like "=1+1" never
+becomes a formula.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.cell.cell import Cell
+from openpyxl.formatting.rule import FormulaRule
+from openpyxl.styles import Alignment, Border, Font, PatternFill, Protection, Side
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
+
+from .layout import REMINDERS, SheetRow, player_names, rows_for, t, unit_lines
+from .money import Settlement, fmt_money
+from .rules import Rules
+from .verify import Report
+
+META_SHEET = "kingsheet"
+HEADER_ROW = 5
+FIRST_ROW = HEADER_ROW + 1
+GREY = "BFBFBF"
+LIGHT = PatternFill("solid", fgColor="EEEEEE")
+RED_FILL = PatternFill("solid", fgColor="F4C7C3")
+GREEN = "1E7B34"
+THIN = Side(style="thin", color="999999")
+THICK_GREY = Side(style="thick", color="8C8C8C")
+BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
+UNLOCKED = Protection(locked=False)
+RISKY = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(ws: Worksheet, row: int, col: int, value: str, **style: Any) -> Cell:
+    """A string cell that stays a string: never a formula, whatever the text begins with."""
+    cell = ws.cell(row=row, column=col)
+    cell.value = value
+    cell.data_type = "s"
+    if value.startswith(RISKY):
+        cell.quotePrefix = True
+    for key, val in style.items():
+        setattr(cell, key, val)
+    return cell
+
+
+class _Columns:
+    """Where everything is: A №, B Игра, C Очки, players, Сдаёт, Объявляет/Заказал, [Заявка], Σ, ✓."""
+
+    def __init__(self, rules: Rules) -> None:
+        n = rules.players
+        self.first_player = 4
+        self.last_player = 3 + n
+        self.dealer = self.last_player + 1
+        self.who = self.dealer + 1
+        self.bid = self.who + 1 if rules.trumps.get("bidding") else None
+        self.sum = (self.bid or self.who) + 1
+        self.mark = self.sum + 1
+
+    def players(self) -> range:
+        return range(self.first_player, self.last_player + 1)
+
+    def letter(self, col: int) -> str:
+        return get_column_letter(col)
+
+    @property
+    def span(self) -> str:
+        return f"${self.letter(self.first_player)}{{r}}:${self.letter(self.last_player)}{{r}}"
+
+
+def _bounds(rules: Rules, gid: str | None) -> tuple[int, int]:
+    """The range a cell of this row may hold (the verifier says exactly what is wrong)."""
+    games = [rules.games[gid]] if gid else list(rules.games.values())
+    lo = hi = 0
+    for g in games:
+        if g.kind == "trumps":
+            span = g.total * 2 if (rules.trumps.get("buyout") or rules.trumps.get("bidding")) else g.total
+            lo, hi = min(lo, -span if rules.trumps.get("buyout") else 0), max(hi, span)
+        else:
+            lo, hi = min(lo, g.total), max(hi, g.total)
+    return lo, hi
+
+
+def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str], report: Report | None, lang: str,
+           title: str | None, date: str | None) -> tuple[Worksheet, int, _Columns]:
+    ws = wb.active
+    ws.title = "Кинг" if lang == "ru" else "King"
+    cols = _Columns(rules)
+    name = rules.template.name.get(lang) or rules.template.name.get("ru", rules.id)
+    text_cell(ws, 1, 1, title or name, font=Font(size=14, bold=True))
+    text_cell(ws, 2, 1, f"{rules.id} · {rules.template.source} · "
+                        + ", ".join(f"{k} = {v}" for k, v in rules.options.items()), font=Font(size=8, color="808080"))
+    text_cell(ws, 3, 1, f"{t('date', lang)}:")
+    date_cell = text_cell(ws, 3, 2, date or "")
+    date_cell.protection = UNLOCKED
+    heads = [t("deal", lang), t("game", lang), t("points", lang)]
+    for c, head in enumerate(heads, start=1):
+        text_cell(ws, HEADER_ROW, c, head)
+    for c, player in zip(cols.players(), names):
+        cell = text_cell(ws, HEADER_ROW, c, player)
+        if report is None:
+            cell.protection = UNLOCKED  # the names are written at the table
+    text_cell(ws, HEADER_ROW, cols.dealer, t("dealer", lang))
+    text_cell(ws, HEADER_ROW, cols.who, t("orderer", lang) if rules.order != "fixed" else t("declarer", lang))
+    if cols.bid:
+        text_cell(ws, HEADER_ROW, cols.bid, "Заявка" if lang == "ru" else "Bid")
+    text_cell(ws, HEADER_ROW, cols.sum, "Σ")
+    text_cell(ws, HEADER_ROW, cols.mark, t("check", lang))
+    for c in range(1, cols.mark + 1):
+        cell = ws.cell(HEADER_ROW, c)
+        cell.font = Font(bold=True)
+        cell.fill = LIGHT
+        cell.border = BOX
+        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+
+    lookup = f"'{META_SHEET}'!$A$20:$B${19 + len(rules.games)}"
+    for i, r in enumerate(rows):
+        row = FIRST_ROW + i
+        ws.cell(row, 1, r.number)
+        if r.game or rules.order == "fixed":
+            text_cell(ws, row, 2, r.game)
+        else:
+            ws.cell(row, 2).protection = UNLOCKED  # ordered games: the game is written at the table
+        if rules.order == "fixed" and r.points is not None and not (cols.bid and r.game_id and
+                                                                   rules.games[r.game_id].kind == "trumps"):
+            ws.cell(row, 3, r.points)
+        elif cols.bid and r.game_id and rules.games[r.game_id].kind == "trumps":
+            # trump-bidding: 48 less 6 for each bid trick the declarer took (his tricks follow from the others')
+            ws.cell(row, 3, _bid_total_formula(rules, cols, row))
+        else:
+            ws.cell(row, 3, f'=IFERROR(VLOOKUP($B{row},{lookup},2,FALSE),"")')
+        for j, c in enumerate(cols.players()):
+            cell = ws.cell(row, c)
+            if r.values is not None:
+                cell.value = r.values[j]
+            cell.protection = UNLOCKED
+            cell.alignment = Alignment(horizontal="right")
+        text_cell(ws, row, cols.dealer, r.dealer)
+        who = text_cell(ws, row, cols.who, r.who)
+        who.protection = UNLOCKED
+        if cols.bid:
+            bid_cell = ws.cell(row, cols.bid)
+            if report is not None and r.game_id and rules.games[r.game_id].kind == "trumps":
+                deal = report.rows[i].deal if i < len(report.rows) else None
+                bid_cell.value = deal.bid if deal else None
+            bid_cell.protection = UNLOCKED
+        span = cols.span.format(r=row)
+        ws.cell(row, cols.sum, f"=IF(COUNT({span})=0,\"\",SUM({span}))")
+        ws.cell(row, cols.mark, f'=IF(COUNT({span})=0,"",IF(SUM({span})=$C{row},"✓","≠ "&$C{row}))')
+        for c in range(1, cols.mark + 1):
+            cell = ws.cell(row, c)
+            cell.border = Border(left=THIN, right=THIN, bottom=THIN, top=THICK_GREY if r.stage_start else THIN)
+        ws.cell(row, 3).fill = LIGHT
+    last = FIRST_ROW + len(rows) - 1
+    total_row = last + 1
+    first_l, last_l = FIRST_ROW, last
+    expected = report.expected if report else None
+    minus = expected.minus if expected else rules.stage_total(0)
+    plus = expected.plus if expected else rules.stage_total(1)
+    for k, (key, exp) in enumerate((("minus", minus), ("plus", plus), ("total", minus + plus))):
+        row = total_row + k
+        text_cell(ws, row, 2, t(key, lang), font=Font(bold=True))
+        ws.cell(row, 3, exp)
+        for c in cols.players():
+            col = get_column_letter(c)
+            rng = f"{col}${first_l}:{col}${last_l}"
+            crit = f"$C${first_l}:$C${last_l}"
+            if key == "minus":
+                ws.cell(row, c, f'=SUMIF({crit},"<0",{rng})')
+            elif key == "plus":
+                ws.cell(row, c, f'=SUMIF({crit},">0",{rng})')
+            else:
+                ws.cell(row, c, f"={col}{total_row}+{col}{total_row + 1}")
+        span = cols.span.format(r=row)
+        ws.cell(row, cols.sum, f"=SUM({span})")
+        ws.cell(row, cols.mark, f'=IF(SUM({span})=$C{row},"✓","≠ "&$C{row})')
+        for c in range(1, cols.mark + 1):
+            cell = ws.cell(row, c)
+            cell.font = Font(bold=True)
+            cell.fill = LIGHT
+            cell.border = Border(left=THIN, right=THIN, bottom=THIN,
+                                 top=Side(style="medium", color="000000") if k == 0 else THIN)
+
+    # a row turns red when its sum is not its total; ИТОГО red when it does not balance
+    area = f"A{FIRST_ROW}:{get_column_letter(cols.mark)}{last}"
+    first_span = cols.span.format(r=FIRST_ROW)
+    ws.conditional_formatting.add(area, FormulaRule(
+        formula=[f"AND(COUNT({first_span})>0,SUM({first_span})<>$C{FIRST_ROW})"], fill=RED_FILL))
+    tot_area = f"A{total_row}:{get_column_letter(cols.mark)}{total_row + 2}"
+    tot_span = cols.span.format(r=total_row)
+    ws.conditional_formatting.add(tot_area, FormulaRule(formula=[f"SUM({tot_span})<>$C{total_row}"], fill=RED_FILL))
+
+    # entries: whole numbers within the row's range, with a message saying so
+    for i, r in enumerate(rows):
+        row = FIRST_ROW + i
+        lo, hi = _bounds(rules, r.game_id)
+        dv = DataValidation(type="whole", operator="between", formula1=str(lo), formula2=str(hi), allow_blank=True,
+                            showErrorMessage=True, errorTitle="Кинг",
+                            error=(f"Целое число от {lo} до {hi}" if lang == "ru" else f"A whole number from {lo} to {hi}"))
+        dv.add(f"{get_column_letter(cols.first_player)}{row}:{get_column_letter(cols.last_player)}{row}")
+        ws.add_data_validation(dv)
+
+    legend_row = total_row + 4
+    text_cell(ws, legend_row, 1, f"{t('units', lang)}: " + "; ".join(unit_lines(rules, lang)),
+              font=Font(size=8))
+    for k, line in enumerate(REMINDERS.get(lang, REMINDERS["ru"]), start=1):
+        text_cell(ws, legend_row + k, 1, line, font=Font(size=8))
+
+    widths = {1: 5, 2: 16, 3: 7, cols.dealer: 10, cols.who: 11, cols.sum: 7, cols.mark: 10}
+    if cols.bid:
+        widths[cols.bid] = 7
+    for c in range(1, cols.mark + 1):
+        ws.column_dimensions[get_column_letter(c)].width = widths.get(c, 11)
+    ws.freeze_panes = ws.cell(FIRST_ROW, cols.first_player)
+    ws.print_title_rows = f"{HEADER_ROW}:{HEADER_ROW}"
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.orientation = "landscape" if rules.players > 4 else "portrait"
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    ws.print_area = f"A1:{get_column_letter(cols.mark)}{legend_row + 3}"
+    ws.protection.sheet = True  # formulas locked, entry cells unlocked; no password
+    ws.protection.formatColumns = False
+    return ws, total_row, cols
+
+
+def _bid_total_formula(rules: Rules, cols: _Columns, row: int) -> str:
+    """48 − 6·min(bid, the declarer's tricks), his tricks = 8 − the others' points / 6."""
+    unit = rules.games["trumps"].units["trumps"]
+    tricks = rules.deck.tricks
+    who = f"${get_column_letter(cols.who)}{row}"
+    names = f"${get_column_letter(cols.first_player)}${HEADER_ROW}:${get_column_letter(cols.last_player)}${HEADER_ROW}"
+    span = cols.span.format(r=row)
+    own = f"INDEX({span},MATCH({who},{names},0))"
+    taken = f"({tricks}-(SUM({span})-{own})/{unit})"
+    bid = f"${get_column_letter(cols.bid or 0)}{row}"
+    return f"=IFERROR({unit * tricks}-{unit}*MIN({bid},{taken}),{unit * tricks})"
+
+
+def _meta(wb: Workbook, rules: Rules, report: Report | None, lang: str) -> None:
+    ws = wb.create_sheet(META_SHEET)
+    ws.sheet_state = "hidden"
+    rows: list[tuple[str, str]] = [("format", "1"), ("rules", report.game.rules_ref if report else rules.id)]
+    rows += [(f"option.{k}", v) for k, v in rules.options.items()]
+    if report is not None and report.game.first_dealer:
+        rows.append(("first_dealer", report.game.first_dealer))
+    for k, (key, value) in enumerate(rows, start=1):
+        text_cell(ws, k, 1, key)
+        text_cell(ws, k, 2, value)
+    # labels → row totals, for the «Очки» lookup of ordered games
+    for k, g in enumerate(rules.games.values(), start=20):
+        text_cell(ws, k, 1, g.label(lang))
+        ws.cell(k, 2, g.total)
+    ws.protection.sheet = True
+
+
+def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: int, cols: _Columns,
+                 settlement: Settlement | None, stake: str | None, lang: str) -> None:
+    ws = wb.create_sheet("Расчёт" if lang == "ru" else "Money")
+    main = wb.worksheets[0].title
+    ref = f"'{main}'!"
+    n = len(names)
+    text_cell(ws, 1, 1, t("settlement", lang), font=Font(size=13, bold=True))
+    text_cell(ws, 2, 1, t("stake", lang))
+    stake_cell = ws.cell(2, 2)
+    stake_value = settlement.stake if settlement else (stake or 1)
+    try:
+        stake_cell.value = float(stake_value)
+    except ValueError:
+        stake_cell.value = 1.0
+    stake_cell.protection = UNLOCKED
+    stake_cell.number_format = "0.00"
+    text_cell(ws, 3, 1, "каждый с каждым: (n·ИТОГО − ΣИТОГО) × ставка; на стол: ИТОГО × ставка"
+              if lang == "ru" else "pair by pair: (n·TOTAL − ΣTOTAL) × stake; pot: TOTAL × stake", font=Font(size=8))
+    heads = ["", t("total", lang), t("pairs", lang), "На стол" if lang == "ru" else "Pot"]
+    for c, h in enumerate(heads, start=1):
+        text_cell(ws, 5, c, h, font=Font(bold=True), fill=LIGHT)
+    grand_row = total_row + 2
+    first, last = 6, 5 + n
+    for i, c in enumerate(cols.players()):
+        row = 6 + i
+        col = get_column_letter(c)
+        ws.cell(row, 1, f"={ref}{col}${HEADER_ROW}")
+        ws.cell(row, 2, f"={ref}{col}${grand_row}")
+        ws.cell(row, 3, f"=ROUND(({n}*B{row}-SUM($B${first}:$B${last}))*$B$2,2)")
+        ws.cell(row, 4, f"=ROUND(B{row}*$B$2,2)")
+        for cc in (3, 4):
+            ws.cell(row, cc).number_format = "0.00"
+    # the pair matrix: row pays column when negative
+    mrow = last + 2
+    text_cell(ws, mrow, 1, t("pairs", lang) + (" (строка получает от столбца)" if lang == "ru" else " (row wins from column)"),
+              font=Font(bold=True))
+    for j in range(n):
+        ws.cell(mrow + 1, 2 + j, f"=A{6 + j}")
+    for i in range(n):
+        ws.cell(mrow + 2 + i, 1, f"=A{6 + i}")
+        for j in range(n):
+            ws.cell(mrow + 2 + i, 2 + j, f"=ROUND((B{6 + i}-B{6 + j})*$B$2,2)")
+            ws.cell(mrow + 2 + i, 2 + j).number_format = "0.00"
+    if settlement is not None:
+        trow = mrow + 3 + n
+        text_cell(ws, trow, 1, t("transfers", lang) + (" — kingsheet, при экспорте" if lang == "ru" else " — by kingsheet, at export"),
+                  font=Font(bold=True))
+        for k, tr in enumerate(settlement.transfers, start=1):
+            text_cell(ws, trow + k, 1, tr.payer)
+            text_cell(ws, trow + k, 2, "→")
+            text_cell(ws, trow + k, 3, tr.payee)
+            text_cell(ws, trow + k, 4, fmt_money(tr.amount, settlement))
+    ws.column_dimensions["A"].width = 18
+    for c in "BCD":
+        ws.column_dimensions[c].width = 14
+    ws.protection.sheet = True
+
+
+def _save(wb: Workbook) -> bytes:
+    wb.properties.creator = "kingsheet"
+    buf = io.BytesIO()
+    wb.save(buf)
+    return buf.getvalue()
+
+
+def blank_xlsx(rules: Rules, players: Sequence[str] | None = None, lang: str = "ru", stake: str | None = None) -> bytes:
+    wb = Workbook()
+    names = player_names(rules, tuple(players) if players else None, lang)
+    rows = rows_for(rules, None, tuple(players) if players else None, lang)
+    _, total_row, cols = _sheet(wb, rules, rows, names, None, lang, None, None)
+    _money_sheet(wb, rules, names, total_row, cols, None, stake, lang)
+    _meta(wb, rules, None, lang)
+    return _save(wb)
+
+
+def sheet_xlsx(report: Report, settlement: Settlement | None = None, lang: str = "ru") -> bytes:
+    game = report.game
+    wb = Workbook()
+    rows = rows_for(game.rules, report, None, lang)
+    _, total_row, cols = _sheet(wb, game.rules, rows, game.players, report, lang, game.title, game.date)
+    stake = game.money.get("stake")
+    _money_sheet(wb, game.rules, game.players, total_row, cols, settlement, str(stake) if stake else None, lang)
+    _meta(wb, game.rules, report, lang)
+    return _save(wb)

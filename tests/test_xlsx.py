@@ -1,0 +1,235 @@
+"""XLSX and CSV: live formulas recomputed headlessly, sheets read back, hand-filled sheets checked."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from conftest import EXAMPLES
+from openpyxl import Workbook, load_workbook
+
+from kingsheet.cli import app
+from kingsheet.gamefile import load_game
+from kingsheet.importers.csv import read_csv, write_csv
+from kingsheet.importers.xlsx import read_xlsx
+from kingsheet.problems import InputError
+from kingsheet.render_xlsx import blank_xlsx, sheet_xlsx
+from kingsheet.rules import load_rules, template_ids
+from kingsheet.verify import verify
+
+
+def export(game: Path, tmp_path: Path, name: str = "sheet.xlsx") -> Path:
+    out = tmp_path / name
+    out.write_bytes(sheet_xlsx(verify(load_game(game))))
+    return out
+
+
+def recompute(path: Path) -> dict[str, object]:
+    """Every formula computed by the `formulas` package, as Excel or LibreOffice would."""
+    import formulas
+
+    solution = formulas.ExcelModel().loads(str(path)).finish().calculate()
+    out = {}
+    for key, value in solution.items():
+        ref = str(key).split("!")[-1]
+        if ":" in ref or "КИНГ" not in str(key).upper():
+            continue
+        v = value.value[0][0] if hasattr(value, "value") else value
+        out[ref] = v.item() if hasattr(v, "item") else v
+    return out
+
+
+@pytest.mark.parametrize("example", ["blank-4", "trump-bidding", "ordered"])
+def test_formulas_recompute_to_kingsheets_sums(tmp_path, example):
+    path = export(EXAMPLES / f"{example}.toml", tmp_path)
+    report = verify(load_game(EXAMPLES / f"{example}.toml"))
+    values = recompute(path)
+    n_rows = len(report.rows)
+    total_row = 6 + n_rows
+    for j, p in enumerate(report.game.players):
+        col = "DEFG"[j]
+        assert values[f"{col}{total_row}"] == report.totals[p].minus
+        assert values[f"{col}{total_row + 1}"] == report.totals[p].plus
+        assert values[f"{col}{total_row + 2}"] == report.totals[p].total
+    marks = [values.get(f"{'K' if example != 'trump-bidding' else 'L'}{6 + i}") for i in range(n_rows)]
+    assert marks == ["✓"] * n_rows
+
+
+def test_workbook_cells_read_back(tmp_path):
+    path = export(EXAMPLES / "blank-4.toml", tmp_path)
+    wb = load_workbook(path)
+    ws = wb.worksheets[0]
+    assert [ws.cell(5, c).value for c in range(1, 12)] == [
+        "№", "Игра", "Очки", "Аня", "Боря", "Вася", "Галя", "Сдаёт", "Объявляет", "Σ", "Проверка"]
+    assert ws["B6"].value == "Взятки" and ws["C6"].value == -16 and ws["D6"].value == -4
+    assert ws["J6"].value.startswith("=IF(COUNT(")
+    assert ws["D18"].value == '=SUMIF($C$6:$C$17,"<0",D$6:D$17)'
+    assert ws.protection.sheet and not ws["D6"].protection.locked and ws["J6"].protection.locked
+    assert int(ws.page_setup.paperSize) == int(ws.PAPERSIZE_A4) and ws.page_setup.fitToWidth == 1
+    assert ws.print_title_rows == "$5:$5"
+    assert len(ws.conditional_formatting) == 2
+    assert any(dv.formula1 == "-16" and dv.formula2 == "0" for dv in ws.data_validations.dataValidation)
+    money = wb.worksheets[1]
+    assert money.title == "Расчёт" and money["B2"].value == 0.5
+    assert wb["kingsheet"].sheet_state == "hidden"
+
+
+@pytest.mark.parametrize("tid", template_ids())
+def test_every_blank_exports_and_imports_back(tmp_path, tid):
+    path = tmp_path / f"{tid}.xlsx"
+    path.write_bytes(blank_xlsx(load_rules(tid), lang="ru"))
+    game = read_xlsx(path)
+    assert game.rules.id == tid and game.deals == ()
+    assert verify(game).problems == ()
+
+
+def test_english_blank(tmp_path):
+    path = tmp_path / "en.xlsx"
+    path.write_bytes(blank_xlsx(load_rules("symmetric"), ["A", "B", "C", "D"], lang="en"))
+    ws = load_workbook(path).worksheets[0]
+    assert ws.title == "King" and ws["B6"].value == "Tricks" and ws["D5"].value == "A"
+
+
+def test_planted_mistakes_give_the_same_report_as_the_game_file(tmp_path):
+    for name in ("sign-slipped", "off-by-one-trick", "king-split", "deals-swapped", "deal-skipped"):
+        src = EXAMPLES / "mistakes" / f"{name}.toml"
+        path = export(src, tmp_path, f"{name}.xlsx")
+        want = [p.message for p in verify(load_game(src)).problems]
+        assert [p.message for p in verify(read_xlsx(path)).problems] == want, name
+
+
+def test_hand_filled_sheet_laid_out_like_ours(tmp_path):
+    """A sheet typed by someone else: labels in other case and ё, numbers as text, blanks as 0, no metadata."""
+    wb = Workbook()
+    ws = wb.active
+    ws.append(["Наш кинг"])
+    ws.append([])
+    ws.append(["№", "ИГРА", "очки", "Аня", "Боря", "Вася", "Галя", "Сдаёт"])
+    rows = [("взятки", -16, -4, 0, -8, -4), ("ЧЕРВИ", -16, "-4", "-4", None, -8), ("мальчики ", -16, 0, -4, 0, -12)]
+    for i, (label, pts, *cells) in enumerate(rows, 1):
+        ws.append([i, label, pts, *cells, "Аня"])
+    ws.append([None, "Итого (−)", -192, "=SUM(D4:D6)"])
+    path = tmp_path / "hand.xlsx"
+    wb.save(path)
+    game = read_xlsx(path)
+    assert game.rules.id == "blank-4" and len(game.deals) == 3
+    assert game.deals[1].points == (-4, -4, 0, -8)
+    assert verify(game).problems == ()
+
+
+def test_non_number_is_named_by_its_cell(tmp_path, runner):
+    path = export(EXAMPLES / "blank-4.toml", tmp_path)
+    wb = load_workbook(path)
+    wb.worksheets[0]["D7"] = "абв"
+    wb.save(path)
+    res = runner.invoke(app, ["check", str(path)])
+    assert res.exit_code == 2
+    assert res.stderr.strip() == "kingsheet: D7: 'абв' is not a number"
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda p: p.write_bytes(b"not a zip at all"), "not a readable workbook"),
+    (lambda p: p.write_bytes(p.read_bytes()[:2000]), "not a readable workbook"),
+])
+def test_broken_workbooks(tmp_path, runner, mutate, message):
+    path = export(EXAMPLES / "blank-4.toml", tmp_path)
+    mutate(path)
+    res = runner.invoke(app, ["check", str(path)])
+    assert res.exit_code == 2 and message in res.stderr and "Traceback" not in res.output
+
+
+def test_no_header_merged_cells_wrong_player_count(tmp_path, runner):
+    wb = Workbook()
+    wb.active.append(["just", "some", "numbers"])
+    empty = tmp_path / "empty.xlsx"
+    wb.save(empty)
+    res = runner.invoke(app, ["check", str(empty)])
+    assert res.exit_code == 2 and "no sheet with a header row naming «Игра»" in res.stderr
+
+    merged = export(EXAMPLES / "blank-4.toml", tmp_path, "merged.xlsx")
+    wb = load_workbook(merged)
+    wb.worksheets[0].merge_cells("D7:E7")
+    wb.save(merged)
+    res = runner.invoke(app, ["check", str(merged)])
+    assert res.exit_code == 2 and "merged cells D7:E7 cover the entry area" in res.stderr
+
+    five = export(EXAMPLES / "blank-4.toml", tmp_path, "five.xlsx")
+    wb = load_workbook(five)
+    ws = wb.worksheets[0]
+    ws.insert_cols(8)
+    ws["H5"] = "Дима"
+    wb.save(five)
+    res = runner.invoke(app, ["check", str(five)])
+    assert res.exit_code == 2 and "blank-4 is for 4 players, the file has 5" in res.stderr
+
+
+HOSTILE = ["=1+1", "+SUM(A1)", "-2+3", "@cmd"]
+
+
+def test_hostile_names_stay_text_in_xlsx(tmp_path):
+    data = blank_xlsx(load_rules("blank-4"), HOSTILE)
+    ws = load_workbook(io.BytesIO(data)).worksheets[0]
+    for c, name in zip("DEFG", HOSTILE):
+        assert ws[f"{c}5"].value == name and ws[f"{c}5"].data_type == "s"
+    # and a game whose players are hostile, exported and read back, keeps them as names
+    game_file = tmp_path / "h.toml"
+    game_file.write_text('format = 1\nrules = "blank-4"\nplayers = ["=1+1", "+SUM(A1)", "-2+3", "@cmd"]\n'
+                         '[[deals]]\ngame = "tricks"\npoints = [-4, 0, -8, -4]\nnote = "=HYPERLINK(\\"x\\")"\n',
+                         encoding="utf-8")
+    out = export(game_file, tmp_path, "h.xlsx")
+    assert read_xlsx(out).players == tuple(HOSTILE)
+
+
+def test_csv_round_trip_and_injection_guard(tmp_path):
+    for example in ("blank-4", "trump-bidding", "ordered-56", "three-30"):
+        game = load_game(EXAMPLES / f"{example}.toml")
+        path = tmp_path / f"{example}.csv"
+        path.write_text(write_csv(game), encoding="utf-8")
+        back = read_csv(path)
+        assert back.rules.id == game.rules.id and back.players == game.players
+        original = verify(game)
+        assert [r.cells for r in verify(back).rows] == [r.cells for r in original.rows]
+        assert [(d.declarer, d.orderer, d.bid) for d in back.deals] == [(d.declarer, d.orderer, d.bid)
+                                                                       for d in game.deals]
+    game_file = tmp_path / "h.toml"
+    game_file.write_text('format = 1\nrules = "blank-4"\nplayers = ["=1+1", "+SUM(A1)", "-2+3", "@cmd"]\n'
+                         '[[deals]]\ngame = "tricks"\npoints = [-4, 0, -8, -4]\nnote = "=HYPERLINK()"\n',
+                         encoding="utf-8")
+    text = write_csv(load_game(game_file))
+    assert "'=1+1,'+SUM(A1),'-2+3,'@cmd" in text and "'=HYPERLINK()" in text
+    path = tmp_path / "h.csv"
+    path.write_text(text, encoding="utf-8")
+    back = read_csv(path)
+    assert back.players == tuple(HOSTILE) and back.deals[0].note == "=HYPERLINK()"
+
+
+def test_csv_semicolons_and_bad_cells(tmp_path):
+    path = tmp_path / "semi.csv"
+    path.write_text("Игра;Аня;Боря;Вася;Галя\nВзятки;-4;0;-8;-4\nЧерви;-4;-4;x;-8\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 3, Вася: 'x' is not a number"):
+        read_csv(path)
+    path.write_text("Игра;Аня;Боря;Вася;Галя\nВзятки;-4;0;-8;-4\n", encoding="utf-8")
+    assert read_csv(path).rules.id == "blank-4"
+
+
+def test_import_command(tmp_path, runner):
+    xlsx = export(EXAMPLES / "minsk.toml", tmp_path)
+    out = tmp_path / "back.toml"
+    res = runner.invoke(app, ["import", str(xlsx), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert verify(load_game(out)).ok
+    assert [d.points for d in load_game(out).deals] == [d.points for d in load_game(EXAMPLES / "minsk.toml").deals]
+    res = runner.invoke(app, ["import", str(xlsx), "-o", str(out)])
+    assert res.exit_code == 2 and "already exists" in res.stderr
+    bad = tmp_path / "x.xlsx"
+    bad.write_bytes(b"junk")
+    res = runner.invoke(app, ["import", str(bad), "-o", str(tmp_path / "y.toml")])
+    assert res.exit_code == 2 and not (tmp_path / "y.toml").exists()
+
+
+def test_settle_reads_a_workbook(tmp_path, runner):
+    path = export(EXAMPLES / "blank-4.toml", tmp_path)
+    res = runner.invoke(app, ["settle", str(path), "--stake", "1"])
+    assert res.exit_code == 0, res.output
+    assert "Аня → Боря" in res.stdout or "→" in res.stdout
