@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 
+from .layout import t
 from .money import Settlement, fmt_money
 from .problems import num
-from .render_text import t, table
+from .render_text import table
 
 
 def signed_money(amount: Decimal, s: Settlement) -> str:

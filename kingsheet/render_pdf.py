@@ -222,7 +222,7 @@ def _stake_box(width: float, lang: str, scale: float, stake: str | None) -> Tabl
 
 def _ordered_grid(rules: Rules, names: Sequence[str], lang: str, width: float, scale: float) -> Table:
     games = list(rules.per_round)
-    head = [t("ordered_grid", lang), *names]
+    head: list[object] = [t("ordered_grid", lang), *names]
     data: list[list[object]] = [head]
     for gid in dict.fromkeys(games):
         count = games.count(gid)

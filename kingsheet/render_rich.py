@@ -5,7 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from .render_text import sheet_rows, status_line, t, totals_block
+from .layout import t
+from .render_text import sheet_rows, status_line, totals_block
 from .verify import Report
 
 

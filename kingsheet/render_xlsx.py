@@ -170,6 +170,8 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     expected = report.expected if report else None
     minus = expected.minus if expected else rules.stage_total(0)
     plus = expected.plus if expected else rules.stage_total(1)
+    sum_col = get_column_letter(cols.sum)
+    complete = f"COUNT(${sum_col}${first_l}:${sum_col}${last_l})={len(rows)}"
     for k, (key, exp) in enumerate((("minus", minus), ("plus", plus), ("total", minus + plus))):
         row = total_row + k
         text_cell(ws, row, 2, t(key, lang), font=Font(bold=True))
@@ -186,7 +188,8 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
                 ws.cell(row, c, f"={col}{total_row}+{col}{total_row + 1}")
         span = cols.span.format(r=row)
         ws.cell(row, cols.sum, f"=SUM({span})")
-        ws.cell(row, cols.mark, f'=IF(SUM({span})=$C{row},"✓","≠ "&$C{row})')
+        # judged once every row is written, as on paper
+        ws.cell(row, cols.mark, f'=IF(NOT({complete}),"",IF(SUM({span})=$C{row},"✓","≠ "&$C{row}))')
         for c in range(1, cols.mark + 1):
             cell = ws.cell(row, c)
             cell.font = Font(bold=True)
@@ -201,7 +204,8 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
         formula=[f"AND(COUNT({first_span})>0,SUM({first_span})<>$C{FIRST_ROW})"], fill=RED_FILL))
     tot_area = f"A{total_row}:{get_column_letter(cols.mark)}{total_row + 2}"
     tot_span = cols.span.format(r=total_row)
-    ws.conditional_formatting.add(tot_area, FormulaRule(formula=[f"SUM({tot_span})<>$C{total_row}"], fill=RED_FILL))
+    ws.conditional_formatting.add(tot_area, FormulaRule(
+        formula=[f"AND({complete},SUM({tot_span})<>$C{total_row})"], fill=RED_FILL))
 
     # entries: whole numbers within the row's range, with a message saying so
     for i, r in enumerate(rows):
@@ -320,8 +324,8 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
             text_cell(ws, trow + k, 3, tr.payee)
             text_cell(ws, trow + k, 4, fmt_money(tr.amount, settlement))
     ws.column_dimensions["A"].width = 18
-    for c in "BCD":
-        ws.column_dimensions[c].width = 14
+    for letter in "BCD":
+        ws.column_dimensions[letter].width = 14
     ws.protection.sheet = True
 
 
