@@ -139,7 +139,39 @@ def bench_cli(quick: bool) -> None:
         print(f"kingsheet deal: {t * 1000:.0f} ms = {t / base:.2f}× the floor (goal ≤ 1.3×)")
 
 
-SECTIONS = {"verify": bench_verify, "eralash": bench_eralash, "cli": bench_cli}
+def bench_pdf(quick: bool) -> None:
+    compile_package()
+    n = 3 if quick else 7
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "blank.pdf"
+        t = process_time(kingsheet("blank", "--rules", "blank-4", "-o", str(out), "--force"), n)
+        print(f"blank PDF (blank-4), whole process: {t:.2f} s (goal ≤ 0.6 s)")
+        t = process_time(kingsheet("blank", "--rules", "ordered-56", "-o", str(out), "--force"), n)
+        print(f"blank PDF (ordered-56, 2 pages), whole process: {t:.2f} s")
+        game = simulated_file("blank-4", 3, Path(d))
+        t = process_time(kingsheet("export", str(game), "-o", str(Path(d) / "sheet.pdf"), "--force"), n)
+        print(f"filled sheet PDF with chart, whole process: {t:.2f} s (goal ≤ 0.8 s)")
+
+
+def bench_xlsx(quick: bool) -> None:
+    compile_package()
+    n = 3 if quick else 7
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "blank.xlsx"
+        t = process_time(kingsheet("blank", "--rules", "blank-4", "-o", str(out), "--force"), n)
+        print(f"blank XLSX (blank-4), whole process: {t:.2f} s (goal ≤ 0.8 s)")
+        game = simulated_file("ordered-56", 3, Path(d))
+        book = Path(d) / "long.xlsx"
+        subprocess.run(kingsheet("export", str(game), "-o", str(book)), check=True, env=ENV,
+                       stdout=subprocess.DEVNULL)
+        t = process_time(kingsheet("import", str(book), "-o", str(Path(d) / "back.toml"), "--force"), n)
+        print(f"import a filled 56-deal workbook, whole process: {t:.2f} s (goal ≤ 1 s)")
+        t = process_time(kingsheet("check", str(book)), n)
+        print(f"check a filled 56-deal workbook, whole process: {t:.2f} s")
+
+
+SECTIONS = {"verify": bench_verify, "eralash": bench_eralash, "cli": bench_cli, "pdf": bench_pdf,
+            "xlsx": bench_xlsx}
 
 
 def main() -> None:

@@ -663,7 +663,7 @@ def import_cmd(
 
     Example: kingsheet import friday.xlsx -o friday.toml
     """
-    from .scorebook import append_deal, new_game_text
+    from .scorebook import append_deals, new_game_text
     from .sheets import load_any
     from .storage import write_new
     from .verify import verify
@@ -674,10 +674,8 @@ def import_cmd(
     try:
         game = load_any(sheet, rules_id)
         text = new_game_text(game.rules_ref, game.players, dict(game.rules.options), game.first_dealer, {})
-        for deal in game.deals:
-            fields = {k: getattr(deal, k) for k in ("game", "points", "orderer", "declarer", "contract", "bid",
-                                                    "buyer", "price", "note")}
-            text = append_deal(text, fields)
+        keys = ("game", "points", "orderer", "declarer", "contract", "bid", "buyer", "price", "note")
+        text = append_deals(text, [{k: getattr(deal, k) for k in keys} for deal in game.deals])
         write_new(output, text.encode("utf-8"), force)
     except InputError as exc:
         fail(str(exc))

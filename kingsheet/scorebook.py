@@ -80,10 +80,16 @@ def _deals(doc: tomlkit.TOMLDocument) -> AoT:
 
 
 def append_deal(text: str, fields: Mapping[str, Any]) -> str:
+    return append_deals(text, [fields])
+
+
+def append_deals(text: str, many: Sequence[Mapping[str, Any]]) -> str:
     if text.strip() and not text.endswith("\n\n"):
         text = text.rstrip("\n") + "\n\n"  # a blank line before the new [[deals]], as people write it
     doc = tomlkit.parse(text)
-    _deals(doc).append(deal_table(fields))
+    deals = _deals(doc)
+    for fields in many:
+        deals.append(deal_table(fields))
     return tomlkit.dumps(doc)
 
 

@@ -1,0 +1,45 @@
+"""The README's quick tour runs as written, so it never rots."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+
+from conftest import EXAMPLES, ROOT
+from kingsheet.cli import app
+
+# lines the README says are refused or report problems
+EXPECTED_FAILURES = {"kingsheet deal -4 -4 -4 -2": 1,
+                     "kingsheet check examples/blank-4.toml examples/mistakes/deal-skipped.toml": 1}
+
+
+def tour() -> list[str]:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"## A quick tour\n\n```sh\n(.*?)```", text, re.S)
+    assert block, "the README has a quick tour"
+    return [line for line in block.group(1).splitlines() if line.startswith("kingsheet ")]
+
+
+def test_quick_tour_runs(runner, tmp_path, monkeypatch):
+    shutil.copytree(EXAMPLES, tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    lines = tour()
+    assert len(lines) >= 10
+    for line in lines:
+        args = shlex.split(line, comments=True)
+        command = " ".join(args)
+        res = runner.invoke(app, args[1:])
+        assert res.exit_code == EXPECTED_FAILURES.get(command, 0), (command, res.output)
+    assert (tmp_path / "blank.pdf").stat().st_size > 1000
+    assert (tmp_path / "back.toml").exists()
+
+
+def test_readme_starts_with_the_two_commands():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first_block = re.search(r"```sh\n(.*?)```", text, re.S).group(1).strip().splitlines()
+    assert len(first_block) == 2
+    assert "kingsheet check examples/blank-4.toml" in first_block[0]
+    assert "pytest" in first_block[1]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "-m pytest" in ci and ".[test]" in ci
