@@ -84,38 +84,32 @@ def rules_cmd(
 def check_cmd(
     files: Annotated[list[Path], typer.Argument(help="Game files (TOML), or filled sheets (XLSX, CSV).")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file (a list for several).")] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes for many files (0: one per core).")] = 1,
     lang: Lang = "ru",
 ) -> None:
     """Verify game files: every row, every cell, the ИТОГО rows and the order of deals.
 
     Example: kingsheet check examples/blank-4.toml
     """
-    from .render_text import status_line, totals_block
-    from .sheets import load_any
-    from .verify import verify
+    import os
 
-    code = OK
-    results = []
-    for path in files:
-        try:
-            report = verify(load_any(path))
-        except InputError as exc:
-            typer.echo(f"kingsheet: {exc}", err=True)
-            code = UNUSABLE
-            continue
-        if report.problems and code == OK:
-            code = PROBLEMS
-        if as_json:
-            results.append(report.as_json())
-            continue
-        for problem in report.problems:
-            typer.echo(f"{path}: {problem.message}", err=True)
-        if len(files) > 1:
-            typer.echo(f"== {path}")
-        typer.echo(totals_block(report, lang))
-        typer.echo(status_line(report))
+    from .batch import check_many
+
+    workers = jobs if jobs > 0 else (os.cpu_count() or 1)
+    results = check_many([str(f) for f in files], lang, workers)
+    code = max((r.code for r in results), default=OK)
+    if code == PROBLEMS and any(r.code == UNUSABLE for r in results):
+        code = UNUSABLE
+    for r in results:
+        for line in r.errors:
+            typer.echo(line, err=True)
+        if not as_json and r.report is not None:
+            if len(files) > 1:
+                typer.echo(f"== {r.path}")
+            typer.echo(r.summary)
     if as_json:
-        emit_json(results[0] if len(files) == 1 and results else results)
+        objs = [r.report for r in results if r.report is not None]
+        emit_json(objs[0] if len(files) == 1 and objs else objs)
     raise typer.Exit(code)
 
 

@@ -82,12 +82,24 @@ def _sums(groups: list[list[int]]) -> set[int]:
     return acc
 
 
+_ROWS: dict[tuple[object, ...], bool] = {}
+
+
 def eralash_possible(rules: Rules, game_id: str, cells: list[int]) -> bool:
     """True iff some split of the deck's cards and tricks gives exactly these cells."""
     game = rules.games[game_id]
-    values = [game.sign * c for c in cells]
+    values = sorted(game.sign * c for c in cells)  # who holds which number does not matter
     if len(values) != rules.players or any(v < 0 for v in values):
         return False
+    key = (rules.key, game_id, *values)
+    if key not in _ROWS:
+        if len(_ROWS) > 50_000:
+            _ROWS.clear()
+        _ROWS[key] = _search(rules, game_id, values)
+    return _ROWS[key]
+
+
+def _search(rules: Rules, game_id: str, values: list[int]) -> bool:
     space = _space(rules, game_id)
     groups = [space.by_value.get(v) for v in values]
     if any(g is None for g in groups):

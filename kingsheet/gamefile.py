@@ -8,7 +8,6 @@ naming the deal, and the other deals are still checked.
 from __future__ import annotations
 
 import datetime as dt
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 from .problems import InputError, Problem
 from .rules import Rules, RulesError, load_rules
+from .tomltext import TomlProblem, parse
 from .vocabulary import CATEGORY_ALIASES, fold
 
 FORMAT = 1
@@ -151,15 +151,6 @@ def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | 
     return deal, problems
 
 
-def toml_error(exc: tomllib.TOMLDecodeError, text: str) -> str:
-    """tomllib names line and column, except at the end of the text: name it there too."""
-    msg = str(exc)
-    if "end of document" in msg:
-        lines = text.splitlines() or [""]
-        msg = msg.replace("(at end of document)", f"(at line {len(lines)}, column {len(lines[-1]) + 1}, the end)")
-    return msg
-
-
 def parse_options(raw: Any) -> dict[str, str]:
     if raw is None:
         return {}
@@ -171,9 +162,9 @@ def parse_options(raw: Any) -> dict[str, str]:
 def read_game(text: str, path: Path | None = None, base_dir: Path | None = None) -> GameFile:
     where = str(path) if path else "game"
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{where}: not valid TOML: {toml_error(exc, text)}") from None
+        raw = parse(text)
+    except TomlProblem as exc:
+        raise InputError(f"{where}: {exc}") from None
     return build_game(raw, where, path, base_dir)
 
 

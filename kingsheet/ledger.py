@@ -7,7 +7,6 @@ caller forces it, in which case the deal is saved marked ``forced = true``.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +16,7 @@ from .gamefile import read_game
 from .problems import InputError, Problem
 from .scorebook import append_deal, remove_last, replace_deal
 from .storage import atomic_write, locked
+from .tomltext import parse
 from .verify import Report, verify
 
 
@@ -91,7 +91,7 @@ def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bo
 
 
 def _count(text: str) -> int:
-    deals = tomllib.loads(text).get("deals", [])
+    deals = parse(text).get("deals", [])
     return len(deals) if isinstance(deals, list) else 0
 
 

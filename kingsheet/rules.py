@@ -7,14 +7,14 @@ A template states units, the deck and the order of deals. Every row total and st
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
+from .tomltext import TomlProblem, parse
 from .vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
 
 SUITS = ("S", "C", "D", "H")
@@ -25,6 +25,7 @@ TEMPLATE_KEYS = {
 }
 MAX_TEMPLATE_BYTES = 256 * 1024
 MAX_DEALS = 1000
+MAX_RANKS = 13
 
 
 class RulesError(Exception):
@@ -174,17 +175,23 @@ class Rules:
     def grand_total(self) -> int:
         return self.stage_total(0) + self.stage_total(1)
 
+    @cached_property
+    def _names(self) -> dict[str, str]:
+        """Every way to name a game, folded → its id; the first game named so wins."""
+        names: dict[str, str] = {}
+        for gid, game in self.games.items():
+            names.setdefault(fold(gid), gid)
+            for label in game.labels.values():
+                names.setdefault(fold(label), gid)
+        for gid, game in self.games.items():  # "Взятки+" for the positive mirror
+            if game.sign > 0:
+                for label in GAME_LABELS[base(gid)].values():
+                    names.setdefault(fold(label) + "+", gid)
+        return names
+
     def find_game(self, name: str) -> str | None:
         """A game id from an id or a sheet label (case- and ё/е-insensitive)."""
-        key = fold(name)
-        for gid, game in self.games.items():
-            if key == fold(gid) or key in {fold(lbl) for lbl in game.labels.values()}:
-                return gid
-        for gid, game in self.games.items():  # "Взятки+" for the positive mirror
-            if game.sign > 0 and key.endswith("+") and key[:-1] in {
-                    fold(lbl) for lbl in GAME_LABELS[base(gid)].values()}:
-                return gid
-        return None
+        return self._names.get(fold(name))
 
 
 def base(game_id: str) -> str:
@@ -223,9 +230,9 @@ def read_template(text: str, path: Path | None = None) -> Template:
     if len(text.encode("utf-8")) > MAX_TEMPLATE_BYTES:
         raise RulesError(f"{where}: larger than {MAX_TEMPLATE_BYTES // 1024} KiB; not a template")
     try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{where}: not valid TOML ({exc})") from None
+        raw = parse(text)
+    except TomlProblem as exc:
+        raise RulesError(f"{where}: {exc}") from None
     unknown = sorted(set(raw) - TEMPLATE_KEYS)
     if unknown:
         raise RulesError(f"{where}: unknown key {', '.join(unknown)}")
@@ -277,8 +284,8 @@ def _expand_deals(entries: Any, options: Mapping[str, str], where: str) -> list[
         if isinstance(entry, str):
             game, _, times = entry.partition("*")
             if times:
-                if not times.isdigit():
-                    raise RulesError(f"{where}: bad repeat in {entry!r}")
+                if not times.isdigit() or len(times) > 4:
+                    raise RulesError(f"{where}: bad repeat in {entry!r} (a game id, then *N with N ≤ {MAX_DEALS})")
                 count = int(times)
         elif isinstance(entry, dict):
             extra = set(entry) - {"game", "count", "when"}
@@ -286,6 +293,8 @@ def _expand_deals(entries: Any, options: Mapping[str, str], where: str) -> list[
                 raise RulesError(f"{where}: a deal entry takes game, count, when; got {sorted(entry)}")
             game = entry["game"]
             count = _positive_int(entry.get("count", 1), f"{where}: count", zero=True)
+            if count > MAX_DEALS:
+                raise RulesError(f"{where}: count {count} is more than {MAX_DEALS} deals")
             when = entry.get("when")
             if when is not None:
                 opt, _, val = str(when).partition("=")
@@ -297,6 +306,8 @@ def _expand_deals(entries: Any, options: Mapping[str, str], where: str) -> list[
             raise RulesError(f"{where}: a deal entry must be a game id or a table, not {entry!r}")
         if base(game) not in BASE_GAMES or (game == "trumps+"):
             raise RulesError(f"{where}: unknown game {game!r}")
+        if len(out) + count > MAX_DEALS:
+            raise RulesError(f"{where}: more than {MAX_DEALS} deals")
         out.extend([game] * count)
     if len(out) > MAX_DEALS:
         raise RulesError(f"{where}: more than {MAX_DEALS} deals")
@@ -323,7 +334,14 @@ def resolve(template: Template, chosen: Mapping[str, str] | None = None) -> Rule
     deck_raw = raw["deck"]
     if not isinstance(deck_raw, dict) or "ranks" not in deck_raw:
         raise RulesError(f"{where}: deck needs ranks")
-    cards = _card_list(list(deck_raw["ranks"]), list(deck_raw.get("remove", [])))
+    ranks, remove = deck_raw["ranks"], deck_raw.get("remove", [])
+    if not isinstance(ranks, list) or not all(isinstance(r, str) and r for r in ranks) or len(set(ranks)) != len(ranks):
+        raise RulesError(f"{where}: deck.ranks must be a list of distinct rank names, e.g. [\"7\", \"8\", …, \"A\"]")
+    if not 1 <= len(ranks) <= MAX_RANKS:
+        raise RulesError(f"{where}: deck.ranks has {len(ranks)} ranks; a deck has 1 to {MAX_RANKS} in each suit")
+    if not isinstance(remove, list) or not all(isinstance(c, str) for c in remove):
+        raise RulesError(f"{where}: deck.remove must be a list of cards such as \"7S\"")
+    cards = _card_list(list(ranks), list(remove))
     talon = _positive_int(deck_raw.get("talon", 0), f"{where}: deck.talon", zero=True)
     last_tricks = _positive_int(
         _pick(deck_raw.get("last_tricks", 2), "last", options, f"{where}: deck.last_tricks"),
@@ -397,7 +415,13 @@ def resolve(template: Template, chosen: Mapping[str, str] | None = None) -> Rule
 
 
 def load_rules(ref: str, options: Mapping[str, str] | None = None) -> Rules:
-    return resolve(load_template(ref), options)
+    return _load_rules(ref, tuple(sorted((options or {}).items())))
+
+
+@lru_cache(maxsize=64)
+def _load_rules(ref: str, options: tuple[tuple[str, str], ...]) -> Rules:
+    # Rules are immutable: a batch of game files of one system resolves it once
+    return resolve(load_template(ref), dict(options))
 
 
 def describe_counts(rules: Rules) -> Counter[str]:

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import tomlkit
+from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import AoT, Table
 
 from .gamefile import GameFile, parse_taken
@@ -44,6 +45,13 @@ def new_game_text(rules_ref: str, players: Sequence[str], options: Mapping[str, 
         doc.add(tomlkit.nl())
         doc.add("money", mt)
     return tomlkit.dumps(doc)
+
+
+def _parse(text: str) -> tomlkit.TOMLDocument:
+    try:
+        return tomlkit.parse(text)
+    except (TOMLKitError, RecursionError) as exc:
+        raise InputError(f"the game file cannot be edited: {exc}") from None
 
 
 def deal_table(fields: Mapping[str, Any]) -> Table:
@@ -86,7 +94,7 @@ def append_deal(text: str, fields: Mapping[str, Any]) -> str:
 def append_deals(text: str, many: Sequence[Mapping[str, Any]]) -> str:
     if text.strip() and not text.endswith("\n\n"):
         text = text.rstrip("\n") + "\n\n"  # a blank line before the new [[deals]], as people write it
-    doc = tomlkit.parse(text)
+    doc = _parse(text)
     deals = _deals(doc)
     for fields in many:
         deals.append(deal_table(fields))
@@ -94,7 +102,7 @@ def append_deals(text: str, many: Sequence[Mapping[str, Any]]) -> str:
 
 
 def replace_deal(text: str, number: int, fields: Mapping[str, Any]) -> str:
-    doc = tomlkit.parse(text)
+    doc = _parse(text)
     deals = _deals(doc)
     if not 1 <= number <= len(deals):
         raise InputError(f"there is no deal {number}; the sheet has {len(deals)}")
@@ -112,7 +120,7 @@ def replace_deal(text: str, number: int, fields: Mapping[str, Any]) -> str:
 
 
 def remove_last(text: str) -> tuple[str, int]:
-    doc = tomlkit.parse(text)
+    doc = _parse(text)
     deals = _deals(doc)
     if not len(deals):
         raise InputError("the sheet has no deals to undo")

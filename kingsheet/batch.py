@@ -1,0 +1,44 @@
+"""Checking many files, in one process or several: each file's report as text and JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .problems import InputError
+
+
+@dataclass(frozen=True)
+class Checked:
+    path: str
+    code: int  # 0 consistent, 1 problems, 2 unusable
+    errors: tuple[str, ...]  # lines for stderr
+    summary: str  # ИТОГО rows and the status line, for stdout
+    report: dict[str, Any] | None  # the --json object
+
+
+def check_one(path: str, lang: str = "ru") -> Checked:
+    from .render_text import status_line, totals_block
+    from .sheets import load_any
+    from .verify import verify
+
+    try:
+        report = verify(load_any(Path(path)))
+    except InputError as exc:
+        return Checked(path, 2, (f"kingsheet: {exc}",), "", None)
+    errors = tuple(f"{path}: {p.message}" for p in report.problems)
+    summary = totals_block(report, lang) + "\n" + status_line(report)
+    return Checked(path, 1 if report.problems else 0, errors, summary, report.as_json())
+
+
+def check_many(paths: list[str], lang: str = "ru", jobs: int = 1) -> list[Checked]:
+    """In file order; with ``jobs`` > 1 the files are shared among worker processes."""
+    if jobs <= 1 or len(paths) < 2 * jobs:
+        return [check_one(p, lang) for p in paths]
+    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
+
+    chunk = max(1, min(256, len(paths) // (jobs * 4)))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(partial(check_one, lang=lang), paths, chunksize=chunk))
