@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .problems import InputError
+from .problems import InputError, one_line
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ def check_one(path: str, lang: str = "ru") -> Checked:
         report = verify(load_any(Path(path)))
     except InputError as exc:
         return Checked(path, 2, (f"kingsheet: {exc}",), "", None)
-    errors = tuple(f"{path}: {p.message}" for p in report.problems)
+    errors = tuple(one_line(f"{path}: {p.message}") for p in report.problems)
     summary = totals_block(report, lang) + "\n" + status_line(report)
     return Checked(path, 1 if report.problems else 0, errors, summary, report.as_json())
 

@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from .problems import InputError
+from .problems import InputError, one_line
 
 # Imports of the library happen inside the commands: start-up stays close to typer's own.
 
@@ -28,7 +28,7 @@ OK, PROBLEMS, UNUSABLE = 0, 1, 2
 
 
 def fail(message: str, code: int = UNUSABLE) -> NoReturn:
-    typer.echo(f"kingsheet: {message}", err=True)
+    typer.echo(f"kingsheet: {one_line(message)}", err=True)
     raise typer.Exit(code)
 
 
@@ -175,7 +175,7 @@ def _evening(files: list[Path], force: bool) -> tuple[dict[str, Any], dict[str, 
         report = verify(load_any(path))
         if report.problems and not force:
             for problem in report.problems:
-                typer.echo(f"{path}: {problem.message}", err=True)
+                typer.echo(one_line(f"{path}: {problem.message}"), err=True)
             fail(f"{path} has problems; fix them, or settle anyway with --force", PROBLEMS)
         name = path.stem
         while name in columns:
@@ -321,7 +321,7 @@ def _deal_fields(game: Any, gid: str, points: list[str], taken: str | None, decl
 
 def _print_refused(path: Path, exc: Any) -> NoReturn:
     for p in exc.problems:
-        typer.echo(f"{path}: {p.message}", err=True)
+        typer.echo(one_line(f"{path}: {p.message}"), err=True)
     typer.echo(f"{path}: not recorded; the file is unchanged (use --force to record it anyway)", err=True)
     raise typer.Exit(PROBLEMS)
 
@@ -640,7 +640,7 @@ def export_cmd(
     except InputError as exc:
         fail(str(exc))
     for problem in report.problems:
-        typer.echo(f"{file}: {problem.message}", err=True)
+        typer.echo(one_line(f"{file}: {problem.message}"), err=True)
     typer.echo(f"wrote {output}" + ("" if report.ok else f" ({len(report.problems)} problem(s) marked)"))
     raise typer.Exit(OK if report.ok else PROBLEMS)
 
@@ -675,7 +675,7 @@ def import_cmd(
         fail(str(exc))
     report = verify(game)
     for problem in report.problems:
-        typer.echo(f"{sheet}: {problem.message}", err=True)
+        typer.echo(one_line(f"{sheet}: {problem.message}"), err=True)
     typer.echo(f"wrote {output}: {len(game.deals)} deals of {game.rules.id}"
                + ("" if report.ok else f"; {len(report.problems)} problem(s)"))
     raise typer.Exit(OK if report.ok else PROBLEMS)

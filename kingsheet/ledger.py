@@ -77,6 +77,7 @@ def read_text(path: Path) -> str:
 def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bool) -> Change:
     """``change(text, forced)`` returns the new text and the number of the deal it touched."""
     with locked(path):
+        _sweep(path)
         text = read_text(path)
         read_game(text, path, path.parent)  # the file as it is must be usable
         new_text, number = change(text, False)
@@ -88,6 +89,15 @@ def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bo
             new_text, _ = change(text, True)
         atomic_write(path, new_text.encode("utf-8"))
         return Change(after, number)
+
+
+def _sweep(path: Path) -> None:
+    """Remove temporary files a killed save left behind (we hold the lock: no save is under way)."""
+    for leftover in path.parent.glob(f".{path.name}.*.tmp"):
+        try:
+            leftover.unlink()
+        except OSError:
+            pass
 
 
 def _count(text: str) -> int:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .gamefile import GameFile, read_game
 from .ledger import Refused, add_deal, read_text, undo_deal
-from .problems import InputError, num
+from .problems import InputError, num, one_line
 from .render_text import sheet_text
 from .scorebook import find_player, next_game, parse_points, parse_taken_spec
 from .verify import verify
@@ -130,7 +130,7 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
                 change = add_deal(path, fields)
             except Refused as exc:
                 for p in exc.problems:
-                    echo(f"✗ {p.message}")
+                    echo(one_line(f"✗ {p.message}"))
                 echo("not recorded; type the row again")
                 continue
             except InputError as exc:

@@ -21,6 +21,28 @@ class Problem(NamedTuple):
 class InputError(Exception):
     """Unusable input (exit 2): an unreadable file, unknown rules, a bad option or argument."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
+
+
+# Characters that would break a message across lines or turn the text around it on a terminal
+_HIDDEN = {0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069}
+
+
+def one_line(text: str, limit: int = 400) -> str:
+    """Untrusted text quoted in a message: one line, control and direction characters shown escaped."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch == "\n":
+            out.append("\\n")
+        elif code < 32 or code == 127 or code in _HIDDEN:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    line = "".join(out)
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
 
 def num(value: int | float | str) -> str:
     """A number as a person writes it on the sheet: a real minus sign, a plus for gains."""

@@ -14,6 +14,7 @@ from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
+from .problems import one_line
 from .tomltext import TomlProblem, parse
 from .vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
 
@@ -30,6 +31,9 @@ MAX_RANKS = 13
 
 class RulesError(Exception):
     """A template that cannot be used, or an unknown rules id; the message says which and why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(one_line(message))
 
 
 def template_dir() -> Path:

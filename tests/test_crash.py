@@ -1,0 +1,170 @@
+"""Crash safety: SIGKILL during saves, a full disk, and nothing the user had is lost.
+
+The kill test forks the test process (kingsheet already imported, so each run starts at once),
+runs `kingsheet deal` in the child with its writes slowed down so that a save spans a few
+milliseconds, and kills it with SIGKILL at a random moment of that save. After every kill the
+file must load and hold the old deals, or the old deals and the new one: never half a file.
+KINGSHEET_KILLS sets how many kills (default 200).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from kingsheet import storage
+from kingsheet.cli import app
+from kingsheet.gamefile import load_game
+
+KILLS = int(os.environ.get("KINGSHEET_KILLS", "200"))
+GAME = 'format = 1\nrules = "ordered-56"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n'
+ROWS = [("tricks", "-4 -4 -4 -4"), ("hearts", "-4 -4 -4 -4"), ("boys", "-4 -4 -4 -4"),
+        ("girls", "-4 -4 -4 -4"), ("king", "-16 0 0 0"), ("last", "-8 -8 0 0"), ("eralash", "-24 -24 -24 -24")]
+PLAYERS = ["Аня", "Боря", "Вася", "Галя"]
+
+
+class SlowFile:
+    """A file object whose writes trickle out, so that a kill can land inside one."""
+
+    def __init__(self, fh, ready_fd: int) -> None:
+        self.fh, self.ready_fd = fh, ready_fd
+
+    def write(self, data: bytes) -> int:
+        os.write(self.ready_fd, b"w")  # the save has begun
+        for i in range(0, len(data), 64):
+            self.fh.write(data[i:i + 64])
+            self.fh.flush()
+            time.sleep(0.0004)
+        return len(data)
+
+    def __getattr__(self, name):
+        return getattr(self.fh, name)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return self.fh.__exit__(*exc)
+
+
+def _child(path: Path, args: list[str], ready_fd: int) -> None:
+    real_fdopen, real_replace = os.fdopen, os.replace
+
+    def slow_fdopen(fd, *a, **k):
+        return SlowFile(real_fdopen(fd, *a, **k), ready_fd)
+
+    def slow_replace(src, dst):
+        time.sleep(0.002)
+        real_replace(src, dst)
+        time.sleep(0.002)
+
+    storage.os.fdopen = slow_fdopen  # type: ignore[attr-defined]
+    storage.os.replace = slow_replace  # type: ignore[attr-defined]
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)
+    try:
+        app(args=args, standalone_mode=False)
+    finally:
+        os._exit(0)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_sigkill_at_random_moments_of_saves(tmp_path):
+    path = tmp_path / "game.toml"
+    path.write_text(GAME, encoding="utf-8")
+    rng = random.Random(7)
+    killed_mid_save = kept_old = kept_new = 0
+    for i in range(KILLS):
+        before = len(load_game(path).deals)
+        done = {(d.orderer, d.game) for d in load_game(path).deals}
+        todo = [(p, g, r) for p in PLAYERS for g, r in ROWS if (p, g) not in done]
+        if not todo:  # start over when every order is used
+            path.write_text(GAME, encoding="utf-8")
+            continue
+        who, game, row = todo[0]
+        args = ["deal", str(path), game, *row.split(), "--orderer", who]
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            os.close(read_fd)
+            _child(path, args, write_fd)
+        os.close(write_fd)
+        os.read(read_fd, 1)  # wait until the save begins
+        time.sleep(rng.uniform(0, 0.012))  # a moment anywhere in the write, fsync, rename
+        os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        os.close(read_fd)
+        killed_mid_save += os.WIFSIGNALED(status)
+        after = load_game(path)  # must load: never half a file
+        assert len(after.deals) in (before, before + 1), i
+        assert {(d.orderer, d.game) for d in after.deals} >= done  # the old deals, all of them
+        if len(after.deals) == before:
+            kept_old += 1
+        else:
+            kept_new += 1
+        # a killed save may leave its temporary file; the next save sweeps it away
+        assert len(list(tmp_path.glob(".game.toml.*.tmp"))) <= 1
+    assert killed_mid_save >= KILLS * 0.8
+    assert kept_old > 0 and kept_new > 0  # kills landed both before and after the rename
+    print(f"\n{KILLS} kills: {killed_mid_save} inside a save; old file kept {kept_old}, new file {kept_new}")
+
+
+def test_full_disk_keeps_the_old_file_and_says_so(tmp_path, runner, monkeypatch):
+    path = tmp_path / "game.toml"
+    path.write_text(GAME, encoding="utf-8")
+    before = path.read_bytes()
+    real_fdopen = os.fdopen
+
+    class Full:
+        def __init__(self, fh):
+            self.fh = fh
+
+        def write(self, data):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.fh.close()
+
+    monkeypatch.setattr(storage.os, "fdopen", lambda fd, *a, **k: Full(real_fdopen(fd, *a, **k)))
+    res = runner.invoke(app, ["deal", str(path), "tricks", "-4", "-4", "-4", "-4", "--orderer", "Аня"])
+    assert res.exit_code == 2
+    assert res.stderr.strip() == f"kingsheet: {path}: not saved, the disk is full; the file is as it was"
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["game.toml", ".game.toml.lock"] or \
+        sorted(p.name for p in tmp_path.iterdir()) == [".game.toml.lock", "game.toml"]
+
+
+def test_real_tiny_tmpfs_when_we_may_mount_one(tmp_path):
+    """A real full disk: a 64 KiB tmpfs, where root may mount one (skipped elsewhere)."""
+    mnt = tmp_path / "tiny"
+    mnt.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mnt)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        path = mnt / "game.toml"
+        path.write_text(GAME + "".join(f'\n[[deals]]\ngame = "tricks"\norderer = "Аня"\npoints = [-4, -4, -4, -4]\n'
+                                       for _ in range(1)), encoding="utf-8")
+        (mnt / "filler").write_bytes(b"x" * (64 * 1024 - path.stat().st_size - 4096))
+        before = path.read_bytes()
+        res = subprocess.run([sys.executable, "-m", "kingsheet.cli", "deal", str(path), "hearts", "-4", "-4", "-4",
+                              "-4", "--orderer", "Боря", "--note", "x" * 8000], capture_output=True, text=True,
+                             cwd=ROOT)
+        assert res.returncode == 2, res.stderr
+        assert "not saved" in res.stderr and "Traceback" not in res.stderr
+        assert path.read_bytes() == before
+    finally:
+        subprocess.run(["umount", str(mnt)], check=False)
