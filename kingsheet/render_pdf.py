@@ -9,6 +9,7 @@ as plain strings, or through ``escape`` into a Paragraph, never as markup.
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape
@@ -51,10 +52,26 @@ SERIES = [colors.Color(0.12, 0.35, 0.7), colors.Color(0.85, 0.4, 0.05), colors.C
           colors.Color(0.7, 0.1, 0.45), colors.Color(0.45, 0.3, 0.1), colors.Color(0.2, 0.6, 0.7)]
 
 
+_GLYPHS: set[int] = set()
+
+
+def printable(text: str) -> str:
+    """Text the font can draw: invisible format characters (ZWJ, direction marks) dropped, and a
+    character the font lacks (an emoji) shown as '?' rather than an empty box."""
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) in ("Cf", "Cc"):
+            continue
+        out.append(ch if ord(ch) in _GLYPHS or ch.isspace() else "?")
+    return "".join(out)
+
+
 def _fonts() -> None:
     if FONT in pdfmetrics.getRegisteredFontNames():
         return
-    pdfmetrics.registerFont(TTFont(FONT, str(FONT_DIR / "DejaVuSansCondensed.ttf")))
+    regular = TTFont(FONT, str(FONT_DIR / "DejaVuSansCondensed.ttf"))
+    _GLYPHS.update(regular.face.charToGlyph)
+    pdfmetrics.registerFont(regular)
     pdfmetrics.registerFont(TTFont(BOLD, str(FONT_DIR / "DejaVuSansCondensed-Bold.ttf")))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
 
@@ -66,7 +83,7 @@ def _style(size: float, bold: bool = False, color: colors.Color = colors.black) 
 
 def para(text: str, size: float = 8, bold: bool = False, color: colors.Color = colors.black) -> Paragraph:
     """A wrapped paragraph of untrusted text: escaped, so '<b>' prints as '<b>'."""
-    return Paragraph(escape(text), _style(size, bold, color))
+    return Paragraph(escape(printable(text)), _style(size, bold, color))
 
 
 class _Doc:
@@ -143,7 +160,8 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
             style.append(("LINEABOVE", (0, i), (-1, i), 3 * scale, GREY))
         points = "" if r.points is None else (num(r.points) if r.points < 0 else f"+{r.points}")
         mark: object = r.mark if r.ok else para("✗ " + r.mark, small, color=RED)
-        data.append([str(r.number), r.game, points, *r.cells, para(r.dealer, small), para(r.who, small), mark])
+        data.append([str(r.number), para(r.game, size), points, *r.cells, para(r.dealer, small), para(r.who, small),
+                     mark])
         if not r.ok:
             style.append(("TEXTCOLOR", (0, i), (-2, i), RED))
         elif r.mark == "✓":

@@ -147,3 +147,9 @@ def test_rendered_page_is_not_blank(tmp_path):
     pixels = rest[: width * height]
     dark = sum(1 for b in pixels if b < 128)
     assert 0.01 < dark / len(pixels) < 0.5
+
+
+def test_odd_unicode_names_print_without_empty_boxes():
+    data = blank_pdf(load_rules("blank-4"), players=["Аня👩‍👩‍👧", "\u202eБоря", "Вася\u200d", "Галя"])
+    text = text_of(data)
+    assert "Аня???" in text and "Боря" in text and "\u202e" not in text and "\u200d" not in text
