@@ -94,7 +94,7 @@ def test_agrees_with_brute_force(halves):
 @pytest.mark.parametrize("tid, opts", [
     ("blank-4", {}), ("blank-4", {"boys": "kings"}), ("king-14-alt", {}), ("kingcardgame", {}),
     ("three-30", {}), ("three-simple", {}), ("classic-52", {"eralash": "yes"}),
-    ("classic-52-3", {"eralash": "yes", "last": "two"}),
+    ("classic-52-3", {"eralash": "yes", "last": "two"}), ("five-40", {}), ("six-48", {"boys": "jacks+kings"}),
 ])
 def test_played_eralash_is_always_possible(tid, opts):
     rules = load_rules(tid, opts)

@@ -11,7 +11,7 @@ from kingsheet.rules import RulesError, load_rules, read_template, resolve, temp
 EXPECTED_IDS = {
     "blank-4", "symmetric", "replay-8", "short", "king-14", "king-14-alt", "ordered", "ordered-56",
     "trump-48", "trump-bidding", "kingcardgame", "three-30", "three-simple", "minsk", "atomic",
-    "classic-52", "classic-52-3",
+    "classic-52", "classic-52-3", "five-40", "six-48",
 }
 
 # (stage minus, stage plus, number of deals) as RULES.md gives them
@@ -22,11 +22,19 @@ STAGES = {
     "trump-bidding": (-192, 192, 11), "kingcardgame": (-480, 480, 14), "three-30": (-300, 300, 14),
     "three-simple": (-232, 232, 14), "minsk": (-720, 720, 27), "atomic": (-720, 720, 36),
     "classic-52": (-1380, 1300, 10), "classic-52-3": (-1275, 1275, 9),
+    "five-40": (-200, 200, 14), "six-48": (-208, 208, 14),
 }
 
 
-def test_every_tier1_template_is_bundled():
+def test_every_bundled_template_is_known():
     assert set(template_ids()) == EXPECTED_IDS
+
+
+def test_five_and_six_players_follow_their_deck():
+    five, six = load_rules("five-40"), load_rules("six-48")
+    assert (len(five.deck.cards), five.deck.tricks, five.deck.count("hearts")) == (40, 8, 10)
+    assert (len(six.deck.cards), six.deck.tricks, six.deck.count("hearts")) == (48, 8, 12)
+    assert five.games["hearts"].total == -20 and six.games["eralash"].total == -104
 
 
 @pytest.mark.parametrize("tid", sorted(EXPECTED_IDS))

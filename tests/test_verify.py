@@ -14,7 +14,7 @@ from kingsheet.rules import load_rules, template_ids
 from kingsheet.simulate import play_game
 from kingsheet.verify import verify
 
-NAMES = ("Аня", "Боря", "Вася", "Галя")
+NAMES = ("Аня", "Боря", "Вася", "Галя", "Дима", "Женя")
 
 
 def simulated(tid: str, seed: int) -> GameFile:
