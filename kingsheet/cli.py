@@ -62,15 +62,19 @@ def rules_cmd(
     rules_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="A template id or file.",
                                                    autocompletion=complete_rules)] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-O", help="key=value, e.g. boys=kings")] = None,
+    check: Annotated[Path | None, typer.Option("--check", help="Validate a template file of your own.")] = None,
     lang: Lang = "ru",
 ) -> None:
     """List the rule systems, or show one: rows, units, row and stage totals, options.
 
     Example: kingsheet rules blank-4 --option boys=jacks+kings
+    Example: kingsheet rules --check our-king.toml
     """
     from .render_text import describe_rules, list_templates
     from .rules import RulesError, load_rules, load_template, template_ids
 
+    if check is not None:
+        _check_template(check, lang)
     try:
         if rules_id is None:
             typer.echo(list_templates([(load_template(t), load_rules(t)) for t in template_ids()], lang))
@@ -78,6 +82,29 @@ def rules_cmd(
         typer.echo(describe_rules(load_rules(rules_id, parse_option_pairs(option)), lang))
     except RulesError as exc:
         fail(str(exc))
+
+
+def _check_template(path: Path, lang: str) -> NoReturn:
+    from .problems import num
+    from .rules import MAX_TEMPLATE_BYTES, explain
+
+    try:
+        if path.stat().st_size > MAX_TEMPLATE_BYTES:
+            fail(f"{path}: larger than {MAX_TEMPLATE_BYTES // 1024} KiB; not a template")
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})")
+    mistakes, resolved = explain(text, path)
+    for m in mistakes:
+        typer.echo(one_line(f"{path}: {m}"), err=True)
+    if mistakes:
+        typer.echo(f"{path}: {len(mistakes)} mistake(s); the template does not load", err=True)
+        raise typer.Exit(UNUSABLE)
+    first = resolved[0]
+    typer.echo(f"{path}: ok — {first.id}, {first.players} players, {len(first.slots)} deals, "
+               f"ИТОГО (−) {num(first.stage_total(0))}, ИТОГО (+) +{first.stage_total(1)}; "
+               f"{len(resolved)} combination(s) of options checked")
+    raise typer.Exit(OK)
 
 
 @app.command("check")

@@ -6,6 +6,7 @@ caller forces it, in which case the deal is saved marked ``forced = true``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -76,6 +77,8 @@ def read_text(path: Path) -> str:
 
 def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bool) -> Change:
     """``change(text, forced)`` returns the new text and the number of the deal it touched."""
+    if not path.name or path.is_dir():
+        raise InputError(f"'{path}' is a folder, not a game file")
     with locked(path):
         _sweep(path)
         text = read_text(path)
@@ -94,10 +97,8 @@ def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bo
 def _sweep(path: Path) -> None:
     """Remove temporary files a killed save left behind (we hold the lock: no save is under way)."""
     for leftover in path.parent.glob(f".{path.name}.*.tmp"):
-        try:
+        with contextlib.suppress(OSError):
             leftover.unlink()
-        except OSError:
-            pass
 
 
 def _count(text: str) -> int:

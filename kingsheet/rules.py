@@ -7,8 +7,7 @@ A template states units, the deck and the order of deals. Every row total and st
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
@@ -202,11 +201,12 @@ def base(game_id: str) -> str:
     return game_id.rstrip("+")
 
 
-def _card_list(ranks: list[str], remove: list[str]) -> tuple[str, ...]:
+def _card_list(ranks: list[str], remove: list[str], where: str = "template") -> tuple[str, ...]:
     cards = [r + s for s in SUITS for r in ranks]
     missing = [c for c in remove if c not in cards]
     if missing:
-        raise RulesError(f"deck.remove names cards the deck does not hold: {', '.join(missing)}")
+        raise RulesError(f"{where}: deck.remove names cards the deck does not hold: {', '.join(missing)} "
+                         "(a card is its rank and suit: 7S, 10H, AC)")
     return tuple(c for c in cards if c not in remove)
 
 
@@ -240,6 +240,10 @@ def read_template(text: str, path: Path | None = None) -> Template:
     unknown = sorted(set(raw) - TEMPLATE_KEYS)
     if unknown:
         raise RulesError(f"{where}: unknown key {', '.join(unknown)}")
+    return template_from_raw(raw, where, path)
+
+
+def template_from_raw(raw: dict[str, Any], where: str, path: Path | None = None) -> Template:
     for key in ("id", "players", "deck", "units", "stages"):
         if key not in raw:
             raise RulesError(f"{where}: missing key '{key}'")
@@ -251,6 +255,18 @@ def read_template(text: str, path: Path | None = None) -> Template:
     order = raw.get("order", "fixed")
     if order not in ORDERS:
         raise RulesError(f"{where}: order must be one of {', '.join(ORDERS)}, not {order!r}")
+    options = raw.get("options", {})
+    if not isinstance(options, dict):
+        raise RulesError(f"{where}: options must be tables like [options.boys]")
+    for key, spec in options.items():
+        if not isinstance(spec, dict) or not isinstance(spec.get("choices"), list) or not spec["choices"] \
+                or "default" not in spec:
+            raise RulesError(f"{where}: options.{key} needs choices = [\"…\", …] and default = \"…\"")
+    if not isinstance(raw["stages"], list) or not all(isinstance(st, dict) for st in raw["stages"]):
+        raise RulesError(f"{where}: stages must be [[stages]] tables, each with deals = [...]")
+    for key in ("deck", "units"):
+        if not isinstance(raw[key], dict):
+            raise RulesError(f"{where}: {key} must be a table ([{key}])")
     name = raw.get("name", {"ru": raw["id"]})
     if isinstance(name, str):
         name = {"ru": name, "en": name}
@@ -319,58 +335,87 @@ def _expand_deals(entries: Any, options: Mapping[str, str], where: str) -> list[
 
 
 def resolve(template: Template, chosen: Mapping[str, str] | None = None) -> Rules:
-    """Choose options and derive every total; raise RulesError on any inconsistency."""
+    """Choose options and derive every total; raise RulesError on the first inconsistency."""
+
+    def stop(message: str) -> None:
+        raise RulesError(message)
+
+    rules = _resolve(template, chosen, stop)
+    assert rules is not None
+    return rules
+
+
+def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable[[str], None]) -> Rules | None:
+    """The work of resolve; ``err`` either raises or collects, and then the checks go on where they can."""
     raw, where = template.raw, template.id
     options: dict[str, str] = {}
     for key, (choices, default) in template.options.items():
         if default not in choices:
-            raise RulesError(f"{where}: option {key} default {default!r} is not among its choices")
+            err(f"{where}: option {key} default {default!r} is not among its choices")
+            default = choices[0]
         options[key] = default
     for key, value in (chosen or {}).items():
         if key not in options:
             known = ", ".join(options) or "none"
-            raise RulesError(f"{where} has no option '{key}' (options: {known})")
+            err(f"{where} has no option '{key}' (options: {known})")
+            continue
         choices = template.options[key][0]
         if value not in choices:
-            raise RulesError(f"option {key} must be one of {', '.join(choices)}, not {value!r}")
+            err(f"option {key} must be one of {', '.join(choices)}, not {value!r}")
+            continue
         options[key] = value
 
+    def checked(fn: Callable[[], Any], fallback: Any) -> Any:
+        try:
+            return fn()
+        except RulesError as exc:
+            err(str(exc))
+            return fallback
+
     deck_raw = raw["deck"]
-    if not isinstance(deck_raw, dict) or "ranks" not in deck_raw:
-        raise RulesError(f"{where}: deck needs ranks")
-    ranks, remove = deck_raw["ranks"], deck_raw.get("remove", [])
+    ranks, remove = deck_raw.get("ranks"), deck_raw.get("remove", [])
     if not isinstance(ranks, list) or not all(isinstance(r, str) and r for r in ranks) or len(set(ranks)) != len(ranks):
-        raise RulesError(f"{where}: deck.ranks must be a list of distinct rank names, e.g. [\"7\", \"8\", …, \"A\"]")
+        err(f"{where}: deck.ranks must be a list of distinct rank names, e.g. [\"7\", \"8\", …, \"A\"]")
+        return None
     if not 1 <= len(ranks) <= MAX_RANKS:
-        raise RulesError(f"{where}: deck.ranks has {len(ranks)} ranks; a deck has 1 to {MAX_RANKS} in each suit")
+        err(f"{where}: deck.ranks has {len(ranks)} ranks; a deck has 1 to {MAX_RANKS} in each suit")
+        return None
     if not isinstance(remove, list) or not all(isinstance(c, str) for c in remove):
-        raise RulesError(f"{where}: deck.remove must be a list of cards such as \"7S\"")
-    cards = _card_list(list(ranks), list(remove))
-    talon = _positive_int(deck_raw.get("talon", 0), f"{where}: deck.talon", zero=True)
-    last_tricks = _positive_int(
+        err(f"{where}: deck.remove must be a list of cards such as \"7S\"")
+        remove = []
+    everything = _card_list(list(ranks), [])
+    cards = checked(lambda: _card_list(list(ranks), list(remove), where),
+                    tuple(c for c in everything if c not in remove))
+    talon = checked(lambda: _positive_int(deck_raw.get("talon", 0), f"{where}: deck.talon", zero=True), 0)
+    last_tricks = checked(lambda: _positive_int(
         _pick(deck_raw.get("last_tricks", 2), "last", options, f"{where}: deck.last_tricks"),
-        f"{where}: deck.last_tricks", zero=True)
+        f"{where}: deck.last_tricks", zero=True), 2)
     if (len(cards) - talon) % template.players:
-        raise RulesError(
-            f"{where}: {len(cards)} cards less a talon of {talon} do not divide among "
-            f"{template.players} players")
+        err(f"{where}: {len(cards)} cards less a talon of {talon} do not divide among {template.players} players")
     deck = Deck(cards, template.players, talon, last_tricks, options.get("boys", "jacks"))
     if last_tricks > deck.tricks:
-        raise RulesError(f"{where}: deck.last_tricks {last_tricks} is more than the {deck.tricks} tricks")
+        err(f"{where}: deck.last_tricks {last_tricks} is more than the {deck.tricks} tricks")
 
-    units_raw = raw["units"]
     units: dict[str, int] = {}
-    for key, value in units_raw.items():
+    for key, value in raw["units"].items():
         if key not in (*CATEGORIES, "trumps"):
-            raise RulesError(f"{where}: units.{key} is not a category ({', '.join(CATEGORIES)}, trumps)")
-        units[key] = _positive_int(_pick(value, key, options, f"{where}: units.{key}"), f"{where}: units.{key}")
+            err(f"{where}: units.{key} is not a category ({', '.join(CATEGORIES)}, trumps)")
+            continue
+        try:
+            units[key] = _positive_int(_pick(value, key, options, f"{where}: units.{key}"), f"{where}: units.{key}")
+        except RulesError as exc:
+            err(str(exc))
 
     stages: list[tuple[str, ...]] = []
     for i, stage in enumerate(raw["stages"]):
-        stages.append(tuple(_expand_deals(stage.get("deals"), options, f"{where}: stages[{i}]")))
+        try:
+            stages.append(tuple(_expand_deals(stage.get("deals"), options, f"{where}: stages[{i}]")))
+        except RulesError as exc:
+            err(str(exc))
+            stages.append(())
     labels_raw = raw.get("labels", {})
     games: dict[str, Game] = {}
-    for gid in dict.fromkeys(g for s in stages for g in s):
+    for gid in dict.fromkeys(g for st in stages for g in st):
         b = base(gid)
         sign = 1 if gid.endswith("+") or b == "trumps" else -1
         if b == "eralash":
@@ -381,12 +426,16 @@ def resolve(template: Template, chosen: Mapping[str, str] | None = None) -> Rule
             cats = (b,)
         missing = [c for c in cats if c not in units]
         if missing:
-            raise RulesError(f"{where}: game {gid} needs units.{missing[0]}")
+            if missing[0] in raw["units"]:
+                continue  # its unit was wrong, and said so
+            err(f"{where}: game {gid} needs units.{missing[0]}")
+            continue
         game_units = {c: units[c] for c in cats}
         counts = {c: deck.count("tricks" if c == "trumps" else c) for c in cats}
         zero = [c for c in cats if counts[c] == 0]
         if zero:
-            raise RulesError(f"{where}: game {gid} counts {zero[0]}, which the deck does not hold")
+            err(f"{where}: game {gid} counts {zero[0]}, which the deck does not hold")
+            continue
         labels = dict(labels_raw.get(gid) or labels_raw.get(b) or GAME_LABELS[b])
         negative = games.get(b)
         if sign > 0 and b != "trumps" and negative is not None and gid not in labels_raw and \
@@ -395,27 +444,79 @@ def resolve(template: Template, chosen: Mapping[str, str] | None = None) -> Rule
             labels = {lang: f"{text} (+)" for lang, text in labels.items()}
         kind = "eralash" if b == "eralash" else "trumps" if b == "trumps" else "single"
         games[gid] = Game(gid, sign, kind, game_units, counts, labels)
+    stages = [tuple(g for g in st if g in games) for st in stages]
 
-    for key, stated in raw.get("stated", {}).items():
-        candidates = [g for g in games.values() if base(g.id) == key]
+    stated_raw = raw.get("stated", {})
+    for key, stated in (stated_raw.items() if isinstance(stated_raw, dict) else ()):
         if key not in BASE_GAMES:
-            raise RulesError(f"{where}: stated.{key} is not a game")
-        for game in candidates:
+            err(f"{where}: stated.{key} is not a game")
+            continue
+        for game in (g for g in games.values() if base(g.id) == key):
             if abs(game.total) != stated:
                 parts = " + ".join(f"{game.units[c]}×{game.counts[c]}" for c in game.units)
-                raise RulesError(
-                    f"{where}: stated total of {key} is {stated}, but its units give {parts} = {abs(game.total)}")
+                err(f"{where}: stated total of {key} is {stated}, but its units give {parts} = {abs(game.total)}")
+                break
     rules = Rules(template, options, deck, games, tuple(stages), dict(raw.get("trumps", {})))
     for i, stage in enumerate(raw["stages"]):
         if "total" in stage:
             derived = sum(games[g].total for g in rules.slots if g in stages[i])
             if stage["total"] != derived:
-                raise RulesError(
-                    f"{where}: stages[{i}] states total {stage['total']}, but its deals sum to {derived}")
+                err(f"{where}: stages[{i}] states total {stage['total']}, but its deals sum to {derived}")
     signs = {games[g].sign for g in stages[0]} if stages else set()
     if len(signs) > 1:
-        raise RulesError(f"{where}: stages[0] mixes negative and positive games")
+        err(f"{where}: stages[0] mixes negative and positive games")
+    if not any(stages):
+        err(f"{where}: no deals: stages list no games")
     return rules
+
+
+def explain(text: str, path: Path | None = None) -> tuple[list[str], list[Rules]]:
+    """Every mistake of a template a person wrote, one sentence each (for ``rules --check``).
+
+    The rules are resolved with every combination of the options, collecting mistakes rather
+    than stopping at the first, so a total that is wrong only with boys = kings is found too.
+    Returns (mistakes, the rules of each combination that resolved cleanly).
+    """
+    import itertools
+
+    where = path.name if path else "template"
+    try:
+        raw = parse(text)
+    except TomlProblem as exc:
+        return [f"{where}: {exc}"], []
+    mistakes: list[str] = []
+    unknown = sorted(set(raw) - TEMPLATE_KEYS)
+    if unknown:
+        mistakes.append(f"{where}: unknown key {', '.join(unknown)} (known: {', '.join(sorted(TEMPLATE_KEYS))})")
+        raw = {k: v for k, v in raw.items() if k in TEMPLATE_KEYS}
+    try:
+        template = template_from_raw(raw, where, path)
+    except RulesError as exc:
+        return [*mistakes, str(exc)], []
+    resolved: list[Rules] = []
+    opts = template.options
+    for combo in itertools.product(*(choices for choices, _ in opts.values())):
+        chosen = dict(zip(opts, combo))
+        found: list[str] = []
+        rules = _resolve(template, chosen, found.append)
+        label = ", ".join(f"{k} = {v}" for k, v in chosen.items())
+        for message in found:
+            if all(message not in m for m in mistakes):
+                mistakes.append(message + (f" (with {label})" if resolved and label else ""))
+        if rules is not None and not found:
+            resolved.append(rules)
+    for key, (choices, _) in opts.items():
+        value = template.raw["units"].get(key)
+        if isinstance(value, dict):
+            extra = sorted(set(value) - set(choices))
+            if extra:
+                mistakes.append(f"{where}: units.{key} names {', '.join(extra)}, which option {key} does not offer")
+    if resolved:
+        used = {c for r in resolved for g in r.games.values() for c in g.units}
+        idle = sorted(set(template.raw["units"]) - used)
+        if idle:
+            mistakes.append(f"{where}: units.{', units.'.join(idle)} given, but no game counts it")
+    return mistakes, resolved
 
 
 def load_rules(ref: str, options: Mapping[str, str] | None = None) -> Rules:
@@ -426,7 +527,3 @@ def load_rules(ref: str, options: Mapping[str, str] | None = None) -> Rules:
 def _load_rules(ref: str, options: tuple[tuple[str, str], ...]) -> Rules:
     # Rules are immutable: a batch of game files of one system resolves it once
     return resolve(load_template(ref), dict(options))
-
-
-def describe_counts(rules: Rules) -> Counter[str]:
-    return Counter(rules.slots)
