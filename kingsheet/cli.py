@@ -293,7 +293,13 @@ def new_cmd(
             if method and method not in METHODS:
                 fail(f"--method must be pairwise or pot, not '{method}'")
             money["method"] = method or "pairwise"
-        text = new_game_text(rules_id, names, opts, dealer, money, title)
+        ref = rules_id
+        if ref.endswith(".toml") or "/" in ref:
+            # a template file of the user's: stored relative to the game file, as the loader reads it
+            import os
+
+            ref = os.path.relpath(Path(ref).resolve(), file.resolve().parent)
+        text = new_game_text(ref, names, opts, dealer, money, title)
         write_new(file, text.encode("utf-8"), force)
     except (RulesError, InputError) as exc:
         fail(str(exc))

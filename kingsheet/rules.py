@@ -444,6 +444,7 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
             labels = {lang: f"{text} (+)" for lang, text in labels.items()}
         kind = "eralash" if b == "eralash" else "trumps" if b == "trumps" else "single"
         games[gid] = Game(gid, sign, kind, game_units, counts, labels)
+    complete = all(g in games for st in stages for g in st)  # else the stage totals would only echo a mistake
     stages = [tuple(g for g in st if g in games) for st in stages]
 
     stated_raw = raw.get("stated", {})
@@ -458,7 +459,7 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
                 break
     rules = Rules(template, options, deck, games, tuple(stages), dict(raw.get("trumps", {})))
     for i, stage in enumerate(raw["stages"]):
-        if "total" in stage:
+        if "total" in stage and complete:
             derived = sum(games[g].total for g in rules.slots if g in stages[i])
             if stage["total"] != derived:
                 err(f"{where}: stages[{i}] states total {stage['total']}, but its deals sum to {derived}")

@@ -1,0 +1,108 @@
+"""House rules: custom templates, and the ten-times example checked against a hand-worked game."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from conftest import EXAMPLES, ROOT
+from kingsheet.cli import app
+from kingsheet.gamefile import load_game
+from kingsheet.rules import explain, load_rules
+from kingsheet.verify import verify
+
+HOUSE = EXAMPLES / "house"
+
+
+def test_docs_example_is_the_shipped_template_and_loads():
+    doc = (ROOT / "docs" / "templates.md").read_text(encoding="utf-8")
+    block = re.search(r"```toml\n(.*?)```", doc, re.S).group(1)
+    assert block == (HOUSE / "king-x10.toml").read_text(encoding="utf-8")
+    mistakes, resolved = explain(block)
+    assert mistakes == [] and len(resolved) == 1
+    rules = resolved[0]
+    assert {g: rules.games[g].total for g in ("tricks", "girls", "last", "king", "eralash")} == {
+        "tricks": -160, "girls": -160, "last": -160, "king": -160, "eralash": -960}
+    assert rules.per_round[:7] == ("tricks", "hearts", "boys", "girls", "last", "king", "eralash")
+    assert len(rules.slots) == 56 and rules.stage_total(0) == -7680
+
+
+def test_hand_worked_game_under_house_rules():
+    report = verify(load_game(HOUSE / "king-x10-game.toml"))
+    assert report.problems == ()
+    # worked by hand in the file's comments
+    assert {p: t.total for p, t in report.totals.items()} == {"Аня": -280, "Боря": -460, "Вася": -180, "Галя": -360}
+    assert report.rows[3].cells == (-240, -360, -80, -280)
+
+
+def test_custom_template_anywhere_a_rules_id_goes(runner, tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "ours.toml").write_text((HOUSE / "king-x10.toml").read_text(encoding="utf-8"),
+                                                   encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    res = runner.invoke(app, ["new", "games/tue.toml", "--rules", "./rules/ours.toml", "--players", "А,Б,В,Г"])
+    assert res.exit_code == 2 and "does not exist" in res.stderr  # the folder games/ is not there
+    (tmp_path / "games").mkdir()
+    res = runner.invoke(app, ["new", "games/tue.toml", "--rules", "./rules/ours.toml", "--players", "А,Б,В,Г"])
+    assert res.exit_code == 0, res.output
+    assert 'rules = "../rules/ours.toml"' in (tmp_path / "games" / "tue.toml").read_text(encoding="utf-8")
+    res = runner.invoke(app, ["deal", "tricks", "-40", "-60", "-20", "-40", "--orderer", "Б"])
+    assert res.exit_code == 0, res.output
+    assert runner.invoke(app, ["check", "games/tue.toml"]).exit_code == 0
+    res = runner.invoke(app, ["blank", "--rules", "rules/ours.toml", "-o", "b.pdf"])
+    assert res.exit_code == 0 and (tmp_path / "b.pdf").exists()
+    res = runner.invoke(app, ["rules", "rules/ours.toml"])
+    assert "−7680" in res.stdout
+
+
+BASE = (HOUSE / "king-x10.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda t: t.replace("tricks = 160", "tricks = 150"),
+     "stated total of tricks is 150, but its units give 20×8 = 160"),
+    (lambda t: t.replace("players = 4", "players = 5"), "32 cards less a talon of 0 do not divide among 5 players"),
+    (lambda t: "colour = 1\n" + t, "unknown key colour"),
+    (lambda t: t.replace("[deck]", '[deck]\nremove = ["1S"]'), "deck.remove names cards the deck does not hold: 1S"),
+    (lambda t: t.replace("girls = 40", "girls = 0"), "units.girls must be a positive whole number, not 0"),
+    (lambda t: t.replace("girls = 40", "girls = 2.5"), "units.girls must be a positive whole number, not 2.5"),
+    (lambda t: t.replace('"last", "king", "eralash"]', '"last", "king", "eralash", "chess"]'),
+     "unknown game 'chess'"),
+    (lambda t: t.replace("king = 160\n", ""), "game king needs units.king"),
+    (lambda t: t.replace('ranks = ["7", "8", "9", "10", "J", "Q", "K", "A"]', 'ranks = ["7", "8", "9", "10", "J", "Q", "A", "2"]'),
+     "game king counts king, which the deck does not hold"),
+    (lambda t: t.replace("total = -7680", "total = -1920"), "states total -1920, but its deals sum to -7680"),
+])
+def test_each_kind_of_mistake_is_explained(runner, tmp_path, change, message):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(change(BASE), encoding="utf-8")
+    res = runner.invoke(app, ["rules", "--check", str(bad)])
+    assert res.exit_code == 2
+    assert message in res.stderr, res.stderr
+    assert "the template does not load" in res.stderr
+
+
+def test_several_mistakes_at_once(runner, tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("colour = 1\n" + BASE.replace("tricks = 160", "tricks = 150").replace("girls = 40", "girls = 0"),
+                   encoding="utf-8")
+    res = runner.invoke(app, ["rules", "--check", str(bad)])
+    assert "3 mistake(s)" in res.stderr
+
+
+def test_huge_or_broken_template_refused_within_a_bound(runner, tmp_path):
+    huge = tmp_path / "huge.toml"
+    huge.write_text(BASE + "\n# " + "x" * 300_000, encoding="utf-8")
+    res = runner.invoke(app, ["rules", "--check", str(huge)])
+    assert res.exit_code == 2 and "larger than 256 KiB" in res.stderr
+    loop = tmp_path / "loop.toml"
+    loop.write_text(BASE.replace('"trumps*', '"x*').replace('"eralash+"]', '"eralash+", "trumps*99999999"]'),
+                    encoding="utf-8")
+    res = runner.invoke(app, ["rules", "--check", str(loop)])
+    assert res.exit_code == 2 and "bad repeat" in res.stderr
+    game = tmp_path / "g.toml"
+    game.write_text(f'format = 1\nrules = "{huge.name}"\nplayers = ["А","Б","В","Г"]\n', encoding="utf-8")
+    res = runner.invoke(app, ["check", str(game)])
+    assert res.exit_code == 2 and "larger than 256 KiB" in res.stderr
+    assert load_rules(str(HOUSE / "king-x10.toml")).id == "king-x10"
