@@ -174,9 +174,8 @@ def bench_xlsx(quick: bool) -> None:
 def bench_batch(quick: bool) -> None:
     count = 1000 if quick else 10_000
     sys.path.insert(0, str(ROOT / "examples"))
-    from make_examples import write_example
-
     from kingsheet.rules import template_ids
+    from make_examples import write_example
 
     ids = template_ids()
     with tempfile.TemporaryDirectory() as d:

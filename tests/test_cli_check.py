@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 from conftest import EXAMPLES, deal, game_text
-
 from kingsheet.cli import app
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES
 
+from conftest import EXAMPLES
 from kingsheet.cli import app
 from kingsheet.gamefile import load_game
 from kingsheet.verify import verify

@@ -156,7 +156,7 @@ def test_real_tiny_tmpfs_when_we_may_mount_one(tmp_path):
         pytest.skip("cannot mount a tmpfs here")
     try:
         path = mnt / "game.toml"
-        path.write_text(GAME + "".join(f'\n[[deals]]\ngame = "tricks"\norderer = "Аня"\npoints = [-4, -4, -4, -4]\n'
+        path.write_text(GAME + "".join('\n[[deals]]\ngame = "tricks"\norderer = "Аня"\npoints = [-4, -4, -4, -4]\n'
                                        for _ in range(1)), encoding="utf-8")
         (mnt / "filler").write_bytes(b"x" * (64 * 1024 - path.stat().st_size - 4096))
         before = path.read_bytes()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import EXAMPLES, ROOT
 
+from conftest import EXAMPLES, ROOT
 from kingsheet.cli import app
 from kingsheet.gamefile import load_game
 from kingsheet.rules import template_ids

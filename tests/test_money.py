@@ -7,10 +7,10 @@ from decimal import Decimal
 from functools import cache
 
 import pytest
-from conftest import EXAMPLES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import EXAMPLES
 from kingsheet.cli import app
 from kingsheet.money import parse_totals, settle
 from kingsheet.problems import InputError

@@ -7,9 +7,9 @@ import shutil
 import subprocess
 
 import pytest
-from conftest import EXAMPLES
 from pypdf import PdfReader
 
+from conftest import EXAMPLES
 from kingsheet.cli import app
 from kingsheet.gamefile import load_game
 from kingsheet.layout import REMINDERS, unit_lines

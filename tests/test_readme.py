@@ -7,7 +7,6 @@ import shlex
 import shutil
 
 from conftest import EXAMPLES, ROOT
-
 from kingsheet.cli import app
 
 # lines the README says are refused or report problems

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import deal, game_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import deal, game_text
 from kingsheet.gamefile import Deal, GameFile, read_game
 from kingsheet.rules import load_rules, template_ids
 from kingsheet.simulate import play_game

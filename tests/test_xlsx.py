@@ -6,9 +6,9 @@ import io
 from pathlib import Path
 
 import pytest
-from conftest import EXAMPLES
 from openpyxl import Workbook, load_workbook
 
+from conftest import EXAMPLES
 from kingsheet.cli import app
 from kingsheet.gamefile import load_game
 from kingsheet.importers.csv import read_csv, write_csv
