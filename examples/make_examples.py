@@ -56,6 +56,11 @@ def write_example(tid: str, seed: int) -> str:
                 taken = played.taken[who]["tricks"]
                 points[who] = game.units["trumps"] * max(0, taken - bid)
                 out.append(f"bid = {bid}")
+        if played.contract:
+            out.append(f"declarer = {q(players[who])}")
+            out.append(f"contract = {q(played.contract)}")
+            if played.bid is not None:
+                out.append(f"bid = {played.bid}")
         if game.kind == "eralash" and k % 2:
             out.append("taken = [")
             for t in played.taken:

@@ -304,8 +304,10 @@ def new_cmd(
     except (RulesError, InputError) as exc:
         fail(str(exc))
     remember_current(file)
-    typer.echo(f"{file}: new {rules.id} game for {', '.join(names)}; {len(rules.slots)} deals. "
-               f"First: {rules.games[rules.slots[0]].label()}, {dealer or names[0]} deals.")
+    first = rules.slots[0] if rules.slots else next(iter(rules.games))
+    length = f"to {rules.limit} minus points" if rules.limit else f"{len(rules.slots)} deals"
+    typer.echo(f"{file}: new {rules.id} game for {', '.join(names)}; {length}. "
+               f"First: {rules.games[first].label()}, {dealer or names[0]} deals.")
 
 
 def _split_deal_args(args: list[str]) -> tuple[Path | None, str | None, list[str]]:
@@ -629,7 +631,8 @@ def blank_cmd(
         write_new(output, data, force)
     except (RulesError, InputError) as exc:
         fail(str(exc))
-    typer.echo(f"wrote {output}: the {rules.id} blank ({len(rules.slots)} deals)")
+    length = f"to {rules.limit} minus points" if rules.limit else f"{len(rules.slots)} deals"
+    typer.echo(f"wrote {output}: the {rules.id} blank ({length})")
 
 
 @app.command("export")
@@ -725,6 +728,14 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("\nkingsheet: interrupted; nothing half-written was kept", err=True)
         sys.exit(130)
+    except Exception as exc:  # a bug of ours: one line, not a traceback (KINGSHEET_DEBUG=1 shows it)
+        import os
+
+        if os.environ.get("KINGSHEET_DEBUG"):
+            raise
+        typer.echo(f"kingsheet: unexpected error ({type(exc).__name__}: {one_line(str(exc))}); nothing was "
+                   "changed by it. Please report it; KINGSHEET_DEBUG=1 shows the details", err=True)
+        sys.exit(UNUSABLE)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .rules import Game, Rules
@@ -50,6 +51,8 @@ def _space(rules: Rules, game_id: str) -> _Space:
 
 def _build_space(rules: Rules, game_id: str) -> _Space:
     game = rules.games[game_id]
+    if game.kind == "cards":
+        return _card_space(game.card_values, rules.players)
     deck, n = rules.deck, rules.players
     classes = sorted(_card_values(rules, game).items())  # (value, how many in the deck)
     tricks, last = deck.tricks, deck.last_tricks
@@ -73,6 +76,31 @@ def _build_space(rules: Rules, game_id: str) -> _Space:
                 by_value[value].append(weights[0] * t + weights[1] * lt + code_cards)
     total = sum(wt * tot for wt, tot in zip(weights, totals))
     return _Space(dict(by_value), total)
+
+
+def _card_space(card_values: Mapping[str, int], n: int) -> _Space:
+    """A game scored by card values alone (Tier 2): no tricks to fit in, just who took which card.
+    Here a player's number is the signed cell itself (the ten of diamonds scores plus)."""
+    classes = sorted(Counter(card_values.values()).items())
+    weights, w = [], 1
+    for _, cnt in classes:
+        weights.append(w)
+        w *= n * cnt + 1
+    by_value: dict[int, list[int]] = defaultdict(list)
+    for xs in itertools.product(*(range(cnt + 1) for _, cnt in classes)):
+        value = sum(v * x for (v, _), x in zip(classes, xs))
+        by_value[value].append(sum(wt * x for wt, x in zip(weights, xs)))
+    total = sum(wt * cnt for wt, (_, cnt) in zip(weights, classes))
+    return _Space(dict(by_value), total)
+
+
+def cards_possible(rules: Rules, game_id: str, cells: list[int]) -> bool:
+    """True iff the scoring cards can be split among the players to give exactly these cells."""
+    values = sorted(cells)
+    key = (rules.key, game_id, *values)
+    if key not in _ROWS:
+        _ROWS[key] = _join(_space(rules, game_id), values)
+    return _ROWS[key]
 
 
 def _sums(groups: list[list[int]]) -> set[int]:
@@ -100,7 +128,11 @@ def eralash_possible(rules: Rules, game_id: str, cells: list[int]) -> bool:
 
 
 def _search(rules: Rules, game_id: str, values: list[int]) -> bool:
-    space = _space(rules, game_id)
+    return _join(_space(rules, game_id), values)
+
+
+def _join(space: _Space, values: list[int]) -> bool:
+    """Whether one local tuple per player adds up to the deck: meet in the middle of the table."""
     groups = [space.by_value.get(v) for v in values]
     if any(g is None for g in groups):
         return False
@@ -124,5 +156,6 @@ def _search(rules: Rules, game_id: str, values: list[int]) -> bool:
 
 
 def local_possible(rules: Rules, game_id: str, value: int) -> bool:
-    """Whether one player alone can score ``value`` (unsigned) in this game."""
+    """Whether one player alone can score ``value`` in this game (unsigned in trick games, the cell
+    itself in games scored by card values)."""
     return value in _space(rules, game_id).by_value

@@ -8,6 +8,7 @@ numbers and the checks' verdict per row.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .problems import num
 from .rules import Rules
@@ -54,6 +55,38 @@ REMINDERS = {
 }
 
 
+LIMIT_ROWS = 30  # rows on the blank of a game played to a limit
+
+
+SUIT_SIGNS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
+
+
+def penalty_lines(game: Any, lang: str) -> list[str]:
+    """What each card is worth in a game scored by card values, grouped as a person says it."""
+    ru = lang == "ru"
+    if game.choose_suit:
+        line = ("штрафная масть (контракт): −1 за карту; выигравший торговлю пишет ещё и свою заявку" if ru
+                else "the penalty suit (contract): −1 a card; the auction's winner also writes his bid")
+        return [line]
+    by_suit: dict[str, set[int]] = {}
+    for card, value in game.card_values.items():
+        by_suit.setdefault(card[-1] if not card.startswith("JOKER") else "JOKER", set()).add(value)
+    lines = []
+    for suit, values in by_suit.items():
+        cards = [c for c in game.card_values if (c[-1] == suit or (suit == "JOKER" and c.startswith("JOKER")))]
+        if suit == "JOKER":
+            lines.append(("джокер" if ru else "joker") + f": {num(next(iter(values)))}")
+        elif len(values) == 1 and len(cards) > 1:
+            word = "за карту" if ru else "a card"
+            lines.append(f"{SUIT_SIGNS[suit]}: {num(next(iter(values)))} {word}")
+        else:
+            lines += [f"{c[:-1]}{SUIT_SIGNS[c[-1]]}: {num(game.card_values[c]) if game.card_values[c] < 0 else '+' + str(game.card_values[c])}"
+                      for c in cards]
+    if game.moon is not None:
+        lines.append(("взявший все эти карты пишет " if ru else "who takes all of them writes ") + f"+{game.moon}")
+    return lines
+
+
 def t(key: str, lang: str) -> str:
     return LABELS[key].get(lang) or LABELS[key]["ru"]
 
@@ -72,6 +105,7 @@ class SheetRow:
     ok: bool
     stage: int  # 0 minus, 1 plus; -1 unknown (an ordered blank)
     stage_start: bool  # the first row of the plus stage: the grey line goes above it
+    running: tuple[str, ...] = ()  # games played to a limit: each player's total after this deal
 
 
 def player_names(rules: Rules, players: list[str] | tuple[str, ...] | None, lang: str) -> tuple[str, ...]:
@@ -96,6 +130,8 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
         return names[(names.index(p) + 1) % n] if p in names else ""
 
     stage = 0
+    limit = rules.limit is not None
+    running = [0] * n
     if report is not None:
         for row in report.rows:
             gid = row.game_id
@@ -111,9 +147,23 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
                 if row.deal.forced:
                     mark += " (forced)"
             expected = row.expected if row.expected is not None else (rules.games[gid].total if gid else None)
+            after: tuple[str, ...] = ()
+            if limit:
+                running = [a + b for a, b in zip(running, row.cells or (0,) * n)]
+                after = tuple(num(v) for v in running)
+                who = row.deal.declarer or ""
             out.append(SheetRow(row.deal.number, rules.games[gid].label(lang) if gid else row.deal.game, gid,
-                                expected, cells, row.cells, row.dealer, who, mark, row.ok, st, start))
+                                expected, cells, row.cells, row.dealer, who, mark, row.ok, st, start, after))
     played = len(out)
+    if limit:  # a long lined form: rows to fill until someone reaches the limit
+        if report is None:
+            g = rules.games["penalty"]
+            label = g.label(lang)
+            total = None if g.choose_suit else g.total
+            for k in range(1, LIMIT_ROWS + 1):
+                out.append(SheetRow(k, label, "penalty", total, ("",) * n, None, dealer_of(k), "", "", True, 0,
+                                    False, ("",) * n))
+        return out
     for k in range(played + 1, len(rules.slots) + 1):
         if rules.order == "fixed":
             gid = rules.slots[k - 1]
@@ -134,6 +184,9 @@ def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
     """The legend of units: «Взятки: −2 за взятку; …», the boys option named."""
     from .vocabulary import BOYS_PHRASES, GAME_LABELS, UNIT_PHRASES
 
+    penalty = rules.games.get("penalty")
+    if penalty is not None:
+        return penalty_lines(penalty, lang)
     seen: dict[str, int] = {}
     signs: dict[str, set[int]] = {}
     for g in rules.games.values():

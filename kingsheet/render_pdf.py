@@ -124,8 +124,9 @@ def _footer(canvas: object, doc: BaseDocTemplate) -> None:
 
 def _col_widths(total: float, players: int, filled: bool) -> list[float]:
     """№, Игра, Очки, players…, Сдаёт, Объявляет, mark: the players share what the rest leaves."""
-    fixed = [0.045, 0.16, 0.07]
-    tail = [0.09, 0.105, 0.2 if filled else 0.035]
+    many = players > 6  # running totals beside each player: narrower words, wider numbers
+    fixed = [0.04, 0.12 if many else 0.16, 0.06 if many else 0.07]
+    tail = [0.08 if many else 0.09, 0.09 if many else 0.105, (0.1 if many else 0.2) if filled else 0.035]
     player = (1 - sum(fixed) - sum(tail)) / players
     return [total * f for f in (*fixed, *[player] * players, *tail)]
 
@@ -135,9 +136,18 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
     n = len(names)
     size = 8.5 * scale
     small = 6.5 * scale
-    ordered = rules.order != "fixed"
-    head = [t("deal", lang), t("game", lang), t("points", lang), *[para(p, size, True) for p in names],
+    ordered = rules.order in ("ordered-table", "ordered-player")
+    running = rules.limit is not None  # each player: his points | his running total
+
+    def per_player(cells: Sequence[object], after: Sequence[object]) -> list[object]:
+        if not running:
+            return list(cells)
+        return [x for pair in zip(cells, after or [""] * n) for x in pair]
+
+    head = [t("deal", lang), t("game", lang), t("points", lang),
+            *per_player([para(p, size, True) for p in names], ["Σ"] * n),
             t("dealer", lang), t("orderer", lang) if ordered else t("declarer", lang), "✓"]
+    cols = n * (2 if running else 1)
     data: list[list[object]] = [head]
     style: list[tuple[object, ...]] = [
         ("FONT", (0, 0), (-1, -1), FONT, size),
@@ -146,7 +156,7 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
         ("BOX", (0, 0), (-1, -1), 0.9, colors.black),
         ("BACKGROUND", (0, 0), (-1, 0), LIGHT),
         ("BACKGROUND", (2, 1), (2, -1), LIGHT),
-        ("ALIGN", (2, 0), (2 + n, -1), "RIGHT"),
+        ("ALIGN", (2, 0), (2 + cols, -1), "RIGHT"),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
         ("TOPPADDING", (0, 0), (-1, -1), 2.2 * scale),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2.2 * scale),
@@ -160,8 +170,8 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
             style.append(("LINEABOVE", (0, i), (-1, i), 3 * scale, GREY))
         points = "" if r.points is None else (num(r.points) if r.points < 0 else f"+{r.points}")
         mark: object = r.mark if r.ok else para("✗ " + r.mark, small, color=RED)
-        data.append([str(r.number), para(r.game, size), points, *r.cells, para(r.dealer, small), para(r.who, small),
-                     mark])
+        data.append([str(r.number), para(r.game, size), points, *per_player(r.cells, r.running),
+                     para(r.dealer, small), para(r.who, small), mark])
         if not r.ok:
             style.append(("TEXTCOLOR", (0, i), (-2, i), RED))
         elif r.mark == "✓":
@@ -179,17 +189,22 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
         s = report.sums
         sums = [num(s.minus), num(s.plus), num(s.total)]
     first_total = len(data)
-    for label, exp, cells, actual in ((t("minus", lang), minus, totals[0], sums[0]),
-                                      (t("plus", lang), plus, totals[1], sums[1]),
-                                      (t("total", lang), minus + plus, totals[2], sums[2])):
-        data.append(["", label, num(exp) if exp <= 0 else f"+{exp}", *cells, "Σ", actual, ""])
+    lines: list[tuple[str, int | None, list[str], str]] = [
+             (t("minus", lang), minus, totals[0], sums[0]), (t("plus", lang), plus, totals[1], sums[1]),
+             (t("total", lang), minus + plus, totals[2], sums[2])]
+    if running:  # one stage, no fixed sum: ИТОГО only, in the running-total columns
+        lines = [(t("total", lang), None, totals[2], sums[2])]
+    for label, exp, cells, actual in lines:
+        shown = "" if exp is None else (num(exp) if exp <= 0 else f"+{exp}")
+        data.append(["", label, shown, *(per_player([""] * n, cells) if running else cells), "Σ",
+                     actual, ""])
     style += [
         ("LINEABOVE", (0, first_total), (-1, first_total), 1.6, colors.black),
         ("FONT", (0, first_total), (-1, -1), BOLD, size),
         ("BACKGROUND", (0, first_total), (-1, -1), LIGHT),
         ("ALIGN", (-3, first_total), (-2, -1), "RIGHT"),
     ]
-    if report is not None:
+    if report is not None and not running:
         for k, (have, want) in enumerate(((report.sums.minus, minus), (report.sums.plus, plus),
                                           (report.sums.total, minus + plus))):
             if report.complete and have != want:
@@ -197,8 +212,8 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
     heights = None
     if report is None:  # room to write by hand
         row_h = (7.5 if len(rows) <= 20 else 6.2) * mm * scale
-        heights = [None, *[row_h] * len(rows), *[row_h] * 3]
-    table = Table(data, colWidths=_col_widths(width, n, report is not None), rowHeights=heights, repeatRows=1,
+        heights = [None, *[row_h] * len(rows), *[row_h] * len(lines)]
+    table = Table(data, colWidths=_col_widths(width, cols, report is not None), rowHeights=heights, repeatRows=1,
                   hAlign="LEFT")
     table.setStyle(TableStyle(style))
     return table
@@ -211,8 +226,12 @@ def _header(rules: Rules, lang: str, title: str | None, date: str | None, scale:
         out.append(para(name, 9 * scale))
     options = ", ".join(f"{k} = {v}" for k, v in rules.options.items())
     word = "игрока" if rules.players < 5 else "игроков"
-    counts = (f"{rules.players} {word}, {len(rules.slots)} сдач" if lang == "ru"
-              else f"{rules.players} players, {len(rules.slots)} deals")
+    if rules.limit is not None:
+        counts = (f"{rules.players} {word}, до {num(-rules.limit)}" if lang == "ru"
+                  else f"{rules.players} players, to {num(-rules.limit)}")
+    else:
+        counts = (f"{rules.players} {word}, {len(rules.slots)} сдач" if lang == "ru"
+                  else f"{rules.players} players, {len(rules.slots)} deals")
     out.append(para(f"{rules.id} · {counts} · {options} · {rules.template.source}", 7 * scale, color=GREY))
     when = date or "______________"
     out.append(para(f"{t('date', lang)}: {when}     {t('place', lang)}: ______________________", 8.5 * scale))
@@ -222,7 +241,13 @@ def _header(rules: Rules, lang: str, title: str | None, date: str | None, scale:
 
 def _legend(rules: Rules, lang: str, scale: float) -> list[object]:
     lines = [f"{t('units', lang)}: " + "; ".join(unit_lines(rules, lang)) + "."]
-    lines += REMINDERS.get(lang, REMINDERS["ru"])
+    if "penalty" not in rules.games:  # the reminders of play are for the trick games
+        lines += REMINDERS.get(lang, REMINDERS["ru"])
+    if rules.limit is not None:
+        lines.append(f"До {num(-rules.limit)}: игра кончается на сдаче, где чей-то итог дошёл до {num(-rules.limit)}; "
+                     "выигрывает тот, у кого меньше всего минусов." if lang == "ru" else
+                     f"To {num(-rules.limit)}: the game ends with the deal in which a total reaches "
+                     f"{num(-rules.limit)}; the fewest minus points win.")
     if rules.trumps.get("bidding"):
         lines.append("Козыри с торговлей: заказавший пишет себе только взятки сверх заявки."
                      if lang == "ru" else "Trumps with bidding: the declarer writes only tricks above his bid.")
@@ -267,7 +292,7 @@ def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "r
         story.append(_sheet_table(rules, rows, names, None, lang, doc.frame_w, doc.scale))
         story += _legend(rules, lang, doc.scale)
         story.append(Spacer(1, 2 * mm))
-        if rules.order != "fixed":
+        if rules.order in ("ordered-table", "ordered-player"):
             story.append(CondPageBreak(40 * mm))
             story.append(_ordered_grid(rules, names, lang, doc.frame_w, doc.scale))
             story.append(Spacer(1, 2 * mm))

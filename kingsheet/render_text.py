@@ -22,8 +22,11 @@ def table(rows: list[list[str]], right: set[int] | None = None) -> str:
 def list_templates(templates: list[tuple[Template, Rules]], lang: str = "ru") -> str:
     rows = [["id", "players", "deals", "ИТОГО (−) / (+)" if lang == "ru" else "TOTAL (−) / (+)", "name"]]
     for tpl, rules in templates:
-        rows.append([tpl.id, str(rules.players), str(len(rules.slots)),
-                     f"{num(rules.stage_total(0))} / +{rules.stage_total(1)}", tpl.name.get(lang, tpl.id)])
+        if rules.limit is not None:
+            deals, sums = "—", f"to {num(-rules.limit)}"
+        else:
+            deals, sums = str(len(rules.slots)), f"{num(rules.stage_total(0))} / +{rules.stage_total(1)}"
+        rows.append([tpl.id, str(rules.players), deals, sums, tpl.name.get(lang, tpl.id)])
     return table(rows, right={1, 2})
 
 
@@ -45,8 +48,11 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
     elif rules.order == "ordered-table":
         lines.append("(each game once, in any order the table chooses)")
     lines.append("")
-    lines.append(f"{t('minus', lang)} = {num(rules.stage_total(0))}   {t('plus', lang)} = +{rules.stage_total(1)}"
-                 f"   {t('total', lang)} = {num(rules.grand_total)}")
+    if rules.limit is not None:
+        lines.append(f"played until a total reaches {num(-rules.limit)}; the fewest minus points win")
+    else:
+        lines.append(f"{t('minus', lang)} = {num(rules.stage_total(0))}   {t('plus', lang)} = +{rules.stage_total(1)}"
+                     f"   {t('total', lang)} = {num(rules.grand_total)}")
     lines.append("units: " + "; ".join(unit_lines(rules, lang)))
     for key, (choices, default) in tpl.options.items():
         chosen = rules.options[key]
@@ -64,6 +70,9 @@ def totals_block(report: Report, lang: str = "ru") -> str:
     players = list(report.game.players)
     rows = [["", *players, "Σ"]]
     sums = report.sums
+    if report.game.rules.limit is not None:  # one stage: only ИТОГО
+        rows.append([t("total", lang), *[num(report.totals[p].total) for p in players], num(sums.total)])
+        return table(rows, right=set(range(1, len(players) + 2)))
     rows.append([t("minus", lang), *[num(report.totals[p].minus) for p in players], num(sums.minus)])
     rows.append([t("plus", lang), *[num(report.totals[p].plus) for p in players], num(sums.plus)])
     rows.append([t("total", lang), *[num(report.totals[p].total) for p in players], num(sums.total)])
@@ -71,6 +80,14 @@ def totals_block(report: Report, lang: str = "ru") -> str:
 
 
 def status_line(report: Report) -> str:
+    rules = report.game.rules
+    if rules.limit is not None:
+        verdict = "all consistent" if report.ok else f"{len(report.problems)} problem(s)"
+        if report.ended_at is None:
+            return f"{len(report.rows)} deals played, to {num(-rules.limit)}; {verdict}"
+        winners = ", ".join(report.leader())
+        return (f"the game ended at deal {report.ended_at} ({num(-rules.limit)} reached); {verdict}; "
+                f"fewest minus points: {winners}")
     done, want = len(report.rows), len(report.game.rules.slots)
     state = "complete" if report.complete else f"{done} of {want} deals played"
     verdict = "all consistent" if report.ok else f"{len(report.problems)} problem(s)"
@@ -83,15 +100,17 @@ def sheet_rows(report: Report, lang: str = "ru") -> list[list[str]]:
     """The paper blank as rows of text: a row of "—" marks the line between the stages."""
     game = report.game
     rules = game.rules
-    head = [t("deal", lang), t("game", lang), t("points", lang), *game.players, t("dealer", lang),
-            t("orderer", lang) if rules.order != "fixed" else t("declarer", lang), ""]
+    running = rules.limit is not None
+    head = [t("deal", lang), t("game", lang), t("points", lang), *game.players,
+            *([f"Σ {p}" for p in game.players] if running else []), t("dealer", lang),
+            t("orderer", lang) if rules.order not in ("fixed", "to-limit") else t("declarer", lang), ""]
     rows = [head]
     for r in rows_for(rules, report, None, lang):
         if r.stage_start:
             rows.append(["—"] * len(head))
         mark = r.mark if r.ok else "✗ " + r.mark
-        rows.append([str(r.number), r.game, "" if r.points is None else num(r.points), *r.cells, r.dealer, r.who,
-                     mark])
+        rows.append([str(r.number), r.game, "" if r.points is None else num(r.points), *r.cells, *r.running,
+                     r.dealer, r.who, mark])
     return rows
 
 
@@ -103,14 +122,15 @@ def sheet_text(report: Report, lang: str = "ru") -> str:
     rows = sheet_rows(report, lang)
     width = len(rows[0])
     body = [r if r[0] != "—" else [""] * width for r in rows]
-    text = table(body, right=set(range(2, 3 + len(game.players))))
+    numbers = len(game.players) * (2 if rules.limit is not None else 1)
+    text = table(body, right=set(range(2, 3 + numbers)))
     rule_w = len(text.splitlines()[0])
     out = []
     for r, line in zip(rows, text.splitlines()):
         out.append("━" * rule_w if r[0] == "—" else line)
     lines += out
     remaining = len(rules.slots) - len(report.rows)
-    if rules.order != "fixed" and remaining > 0:
+    if rules.order not in ("fixed", "to-limit") and remaining > 0:
         lines.append(f"({remaining} more deals to order)")
     lines.append("")
     lines.append(totals_block(report, lang))

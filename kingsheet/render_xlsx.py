@@ -62,12 +62,22 @@ class _Columns:
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players
+        penalty = rules.games.get("penalty")
         self.first_player = 4
         self.last_player = 3 + n
-        self.dealer = self.last_player + 1
+        # games played to a limit: each player's running total, after the players
+        self.running = range(self.last_player + 1, self.last_player + 1 + n) if rules.limit else range(0)
+        self.dealer = (self.running[-1] if self.running else self.last_player) + 1
         self.who = self.dealer + 1
-        self.bid = self.who + 1 if rules.trumps.get("bidding") else None
-        self.sum = (self.bid or self.who) + 1
+        col = self.who
+        self.bid = self.contract = None
+        if rules.trumps.get("bidding") or (penalty is not None and penalty.bid):
+            col += 1
+            self.bid = col
+        if penalty is not None and penalty.choose_suit:
+            col += 1
+            self.contract = col
+        self.sum = col + 1
         self.mark = self.sum + 1
 
     def players(self) -> range:
@@ -114,9 +124,14 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
         if report is None:
             cell.protection = UNLOCKED  # the names are written at the table
     text_cell(ws, HEADER_ROW, cols.dealer, t("dealer", lang))
-    text_cell(ws, HEADER_ROW, cols.who, t("orderer", lang) if rules.order != "fixed" else t("declarer", lang))
+    ordered = rules.order in ("ordered-table", "ordered-player")
+    text_cell(ws, HEADER_ROW, cols.who, t("orderer", lang) if ordered else t("declarer", lang))
     if cols.bid:
         text_cell(ws, HEADER_ROW, cols.bid, "Заявка" if lang == "ru" else "Bid")
+    if cols.contract:
+        text_cell(ws, HEADER_ROW, cols.contract, "Масть" if lang == "ru" else "Suit")
+    for c, player in zip(cols.running, names):
+        text_cell(ws, HEADER_ROW, c, f"Σ {player}")
     text_cell(ws, HEADER_ROW, cols.sum, "Σ")
     text_cell(ws, HEADER_ROW, cols.mark, t("check", lang))
     for c in range(1, cols.mark + 1):
@@ -134,8 +149,14 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
             text_cell(ws, row, 2, r.game)
         else:
             ws.cell(row, 2).protection = UNLOCKED  # ordered games: the game is written at the table
-        if rules.order == "fixed" and r.points is not None and not (cols.bid and r.game_id and
-                                                                   rules.games[r.game_id].kind == "trumps"):
+        penalty = rules.games.get("penalty")
+        if penalty is not None and penalty.choose_suit and cols.bid:
+            # the penalty suit's cards and the bid: −13 less the bid
+            size = max(rules.deck.suit_size(x) for x in "SCDH")
+            bid_ref = f"${get_column_letter(cols.bid)}{row}"
+            ws.cell(row, 3, f'=IF({bid_ref}="","",{-size}-{bid_ref})')
+        elif rules.order in ("fixed", "to-limit") and r.points is not None and not (
+                cols.bid and r.game_id and rules.games[r.game_id].kind == "trumps"):
             ws.cell(row, 3, r.points)
         elif cols.bid and r.game_id and rules.games[r.game_id].kind == "trumps":
             # trump-bidding: 48 less 6 for each bid trick the declarer took (his tricks follow from the others')
@@ -151,15 +172,22 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
         text_cell(ws, row, cols.dealer, r.dealer)
         who = text_cell(ws, row, cols.who, r.who)
         who.protection = UNLOCKED
+        deal = report.rows[i].deal if report is not None and i < len(report.rows) else None
         if cols.bid:
             bid_cell = ws.cell(row, cols.bid)
-            if report is not None and r.game_id and rules.games[r.game_id].kind == "trumps":
-                deal = report.rows[i].deal if i < len(report.rows) else None
-                bid_cell.value = deal.bid if deal else None
+            bid_cell.value = deal.bid if deal else None
             bid_cell.protection = UNLOCKED
+        if cols.contract:
+            suit = text_cell(ws, row, cols.contract, (deal.contract or "") if deal else "")
+            suit.protection = UNLOCKED
         span = cols.span.format(r=row)
+        for c, p in zip(cols.running, cols.players()):
+            col = get_column_letter(p)
+            ws.cell(row, c, f'=IF(COUNT({span})=0,"",SUM({col}${FIRST_ROW}:{col}{row}))')
         ws.cell(row, cols.sum, f"=IF(COUNT({span})=0,\"\",SUM({span}))")
-        ws.cell(row, cols.mark, f'=IF(COUNT({span})=0,"",IF(SUM({span})=$C{row},"✓","≠ "&$C{row}))')
+        moon = penalty.moon if penalty is not None else None
+        ok = f"SUM({span})=$C{row}" if moon is None else f"OR(SUM({span})=$C{row},SUM({span})={moon})"
+        ws.cell(row, cols.mark, f'=IF(COUNT({span})=0,"",IF({ok},"✓","≠ "&$C{row}))')
         for c in range(1, cols.mark + 1):
             cell = ws.cell(row, c)
             cell.border = Border(left=THIN, right=THIN, bottom=THIN, top=THICK_GREY if r.stage_start else THIN)
@@ -172,8 +200,23 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     plus = expected.plus if expected else rules.stage_total(1)
     sum_col = get_column_letter(cols.sum)
     complete = f"COUNT(${sum_col}${first_l}:${sum_col}${last_l})={len(rows)}"
-    for k, (key, exp) in enumerate((("minus", minus), ("plus", plus), ("total", minus + plus))):
+    lines = [("minus", minus), ("plus", plus), ("total", minus + plus)]
+    if rules.limit is not None:
+        lines = [("limit", 0)]  # one stage, no fixed sum: one ИТОГО row of plain sums
+    for k, (key, exp) in enumerate(lines):
         row = total_row + k
+        if key == "limit":
+            text_cell(ws, row, 2, t("total", lang), font=Font(bold=True))
+            for c in cols.players():
+                col = get_column_letter(c)
+                ws.cell(row, c, f"=SUM({col}${first_l}:{col}${last_l})")
+                ws.cell(row, c).font = Font(bold=True)
+            ws.cell(row, cols.sum, f"=SUM({cols.span.format(r=row)})")
+            for c in range(1, cols.mark + 1):
+                ws.cell(row, c).fill = LIGHT
+                ws.cell(row, c).border = Border(left=THIN, right=THIN, bottom=THIN,
+                                                top=Side(style="medium", color="000000"))
+            continue
         text_cell(ws, row, 2, t(key, lang), font=Font(bold=True))
         ws.cell(row, 3, exp)
         for c in cols.players():
@@ -200,12 +243,15 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     # a row turns red when its sum is not its total; ИТОГО red when it does not balance
     area = f"A{FIRST_ROW}:{get_column_letter(cols.mark)}{last}"
     first_span = cols.span.format(r=FIRST_ROW)
+    penalty = rules.games.get("penalty")
+    moon = f",SUM({first_span})<>{penalty.moon}" if penalty is not None and penalty.moon is not None else ""
     ws.conditional_formatting.add(area, FormulaRule(
-        formula=[f"AND(COUNT({first_span})>0,SUM({first_span})<>$C{FIRST_ROW})"], fill=RED_FILL))
-    tot_area = f"A{total_row}:{get_column_letter(cols.mark)}{total_row + 2}"
-    tot_span = cols.span.format(r=total_row)
-    ws.conditional_formatting.add(tot_area, FormulaRule(
-        formula=[f"AND({complete},SUM({tot_span})<>$C{total_row})"], fill=RED_FILL))
+        formula=[f"AND(COUNT({first_span})>0,SUM({first_span})<>$C{FIRST_ROW}{moon})"], fill=RED_FILL))
+    if rules.limit is None:
+        tot_area = f"A{total_row}:{get_column_letter(cols.mark)}{total_row + 2}"
+        tot_span = cols.span.format(r=total_row)
+        ws.conditional_formatting.add(tot_area, FormulaRule(
+            formula=[f"AND({complete},SUM({tot_span})<>$C{total_row})"], fill=RED_FILL))
 
     # entries: whole numbers within the row's range, with a message saying so
     for i, r in enumerate(rows):
@@ -217,15 +263,18 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
         dv.add(f"{get_column_letter(cols.first_player)}{row}:{get_column_letter(cols.last_player)}{row}")
         ws.add_data_validation(dv)
 
-    legend_row = total_row + 4
+    legend_row = total_row + len(lines) + 1
     text_cell(ws, legend_row, 1, f"{t('units', lang)}: " + "; ".join(unit_lines(rules, lang)),
               font=Font(size=8))
-    for k, line in enumerate(REMINDERS.get(lang, REMINDERS["ru"]), start=1):
+    reminders = REMINDERS.get(lang, REMINDERS["ru"]) if penalty is None else []
+    for k, line in enumerate(reminders, start=1):
         text_cell(ws, legend_row + k, 1, line, font=Font(size=8))
 
     widths = {1: 5, 2: 16, 3: 7, cols.dealer: 10, cols.who: 11, cols.sum: 7, cols.mark: 10}
     if cols.bid:
         widths[cols.bid] = 7
+    for c in cols.running:
+        widths[c] = 8
     for c in range(1, cols.mark + 1):
         ws.column_dimensions[get_column_letter(c)].width = widths.get(c, 11)
     ws.freeze_panes = ws.cell(FIRST_ROW, cols.first_player)

@@ -18,10 +18,14 @@ from .tomltext import TomlProblem, parse
 from .vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
 
 SUITS = ("S", "C", "D", "H")
-ORDERS = ("fixed", "ordered-table", "ordered-player")
+ORDERS = ("fixed", "ordered-table", "ordered-player", "to-limit")
 TEMPLATE_KEYS = {
     "format", "id", "name", "source", "notes", "players", "order", "deck", "options",
-    "units", "trumps", "labels", "stages", "stated",
+    "units", "trumps", "labels", "stages", "stated", "penalty", "limit",
+}
+SUIT_NAMES = {
+    "S": ("s", "spades", "пики", "пика", "♠"), "C": ("c", "clubs", "трефы", "трефа", "крести", "♣"),
+    "D": ("d", "diamonds", "бубны", "бубна", "♦"), "H": ("h", "hearts", "черви", "червы", "♥"),
 }
 MAX_TEMPLATE_BYTES = 256 * 1024
 MAX_DEALS = 1000
@@ -73,10 +77,14 @@ class Game:
 
     id: str
     sign: int
-    kind: str  # "single" | "eralash" | "trumps"
+    kind: str  # "single" | "eralash" | "trumps" | "cards" (a game scored by card values, Tier 2)
     units: Mapping[str, int]  # category -> points a unit, without sign
     counts: Mapping[str, int]  # category -> how many units the deal holds
     labels: Mapping[str, str]
+    card_values: Mapping[str, int] = field(default_factory=dict)  # "cards": card -> signed points
+    moon: int | None = None  # "cards": taking every scoring card scores this instead (omnibus)
+    choose_suit: bool = False  # "cards": the penalty suit is chosen each deal (contract), −1 a card
+    bid: bool = False  # "cards": the auction's winner also writes his bid
 
     @property
     def categories(self) -> tuple[str, ...]:
@@ -85,6 +93,8 @@ class Game:
     @property
     def total(self) -> int:
         """The row total with its sign (the «Очки» column)."""
+        if self.kind == "cards":
+            return sum(self.card_values.values())
         return self.sign * sum(self.units[c] * self.counts[c] for c in self.units)
 
     def label(self, lang: str = "ru") -> str:
@@ -106,6 +116,9 @@ class Deck:
     @property
     def tricks(self) -> int:
         return (len(self.cards) - self.talon) // self.players
+
+    def suit_size(self, suit: str) -> int:
+        return sum(1 for c in self.cards if c[-1] == suit and not c.startswith("JOKER"))
 
     def is_in(self, card: str, category: str) -> bool:
         rank, suit = card[:-1], card[-1]
@@ -165,10 +178,19 @@ class Rules:
         return tuple(g for stage in self.stages for g in stage)
 
     @property
+    def limit(self) -> int | None:
+        """Games played to a limit: the game ends after the deal in which a total reaches −limit."""
+        value = self.template.raw.get("limit", {}).get("points") if self.order == "to-limit" else None
+        return int(value) if value is not None else None
+
+    @property
     def slots(self) -> tuple[str, ...]:
-        """Every deal of a complete game, in order (fixed) or as a multiset (ordered)."""
+        """Every deal of a complete game, in order (fixed) or as a multiset (ordered);
+        none for a game played to a limit, which has no fixed number of deals."""
         if self.order == "ordered-player":
             return self.per_round * self.players
+        if self.order == "to-limit":
+            return ()
         return self.per_round
 
     def stage_total(self, stage: int) -> int:
@@ -324,7 +346,7 @@ def _expand_deals(entries: Any, options: Mapping[str, str], where: str) -> list[
                     continue
         else:
             raise RulesError(f"{where}: a deal entry must be a game id or a table, not {entry!r}")
-        if base(game) not in BASE_GAMES or (game == "trumps+"):
+        if base(game) not in BASE_GAMES or game in ("trumps+", "penalty+"):
             raise RulesError(f"{where}: unknown game {game!r}")
         if len(out) + count > MAX_DEALS:
             raise RulesError(f"{where}: more than {MAX_DEALS} deals")
@@ -386,6 +408,11 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
     everything = _card_list(list(ranks), [])
     cards = checked(lambda: _card_list(list(ranks), list(remove), where),
                     tuple(c for c in everything if c not in remove))
+    jokers = checked(lambda: _positive_int(deck_raw.get("jokers", 0), f"{where}: deck.jokers", zero=True), 0)
+    if jokers > 4:
+        err(f"{where}: deck.jokers is at most 4, not {jokers}")
+        jokers = 0
+    cards = (*cards, *(f"JOKER{i}" for i in range(1, jokers + 1)))
     talon = checked(lambda: _positive_int(deck_raw.get("talon", 0), f"{where}: deck.talon", zero=True), 0)
     last_tricks = checked(lambda: _positive_int(
         _pick(deck_raw.get("last_tricks", 2), "last", options, f"{where}: deck.last_tricks"),
@@ -417,6 +444,11 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
     games: dict[str, Game] = {}
     for gid in dict.fromkeys(g for st in stages for g in st):
         b = base(gid)
+        if b == "penalty":
+            game = _penalty_game(raw, deck, where, err)
+            if game is not None:
+                games[gid] = game
+            continue
         sign = 1 if gid.endswith("+") or b == "trumps" else -1
         if b == "eralash":
             cats: tuple[str, ...] = CATEGORIES
@@ -468,7 +500,51 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
         err(f"{where}: stages[0] mixes negative and positive games")
     if not any(stages):
         err(f"{where}: no deals: stages list no games")
+    limit = raw.get("limit")
+    if template.order == "to-limit":
+        points = limit.get("points") if isinstance(limit, dict) else None
+        if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
+            err(f"{where}: a game played to a limit needs [limit] points = N (a whole number above zero)")
+        if set(games) != {"penalty"}:
+            err(f"{where}: a game played to a limit has one game, 'penalty'")
+    elif limit is not None:
+        err(f"{where}: [limit] is only for order = \"to-limit\"")
     return rules
+
+
+def _penalty_game(raw: Mapping[str, Any], deck: Deck, where: str, err: Callable[[str], None]) -> Game | None:
+    """The one game of a Tier-2 template: each deal scores the cards each player took."""
+    spec = raw.get("penalty")
+    if not isinstance(spec, dict):
+        err(f"{where}: the game 'penalty' needs a [penalty] table (cards = {{ H = -1 }}, …)")
+        return None
+    unknown = sorted(set(spec) - {"label", "cards", "moon", "choose_suit", "bid"})
+    if unknown:
+        err(f"{where}: penalty has unknown key {', '.join(unknown)}")
+    labels = spec.get("label") or {"ru": "Сдача", "en": "Deal"}
+    values: dict[str, int] = {}
+    choose = bool(spec.get("choose_suit", False))
+    patterns = spec.get("cards", {})
+    if not isinstance(patterns, dict) or (not patterns and not choose):
+        err(f"{where}: penalty.cards must name cards and their points, e.g. {{ H = -1, QS = -13 }}")
+        return None
+    for card in deck.cards:
+        # the card itself, else its suit ("H": every heart); jokers by "JOKER"
+        value = patterns.get("JOKER") if card.startswith("JOKER") else patterns.get(card, patterns.get(card[-1]))
+        if value is not None:
+            if isinstance(value, bool) or not isinstance(value, int) or value == 0:
+                err(f"{where}: penalty.cards value for {card} must be a whole number other than 0")
+                return None
+            values[card] = value
+    matched = {k for k in patterns if k == "JOKER" and any(c.startswith("JOKER") for c in deck.cards)
+               or k in deck.cards or k in SUITS}
+    for key in sorted(set(patterns) - matched):
+        err(f"{where}: penalty.cards names {key}, which the deck does not hold")
+    moon = spec.get("moon")
+    if moon is not None and (isinstance(moon, bool) or not isinstance(moon, int)):
+        err(f"{where}: penalty.moon must be a whole number")
+        moon = None
+    return Game("penalty", -1, "cards", {}, {}, dict(labels), values, moon, choose, bool(spec.get("bid", False)))
 
 
 def explain(text: str, path: Path | None = None) -> tuple[list[str], list[Rules]]:

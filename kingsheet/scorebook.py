@@ -193,6 +193,10 @@ def parse_points(values: Sequence[str], n: int) -> list[int]:
 def next_game(game: GameFile) -> str | None:
     """The game the template expects next (fixed order), or None when the order is free or done."""
     rules = game.rules
+    if rules.limit is not None:
+        from .verify import verify
+
+        return None if verify(game).ended_at is not None else "penalty"
     if rules.order != "fixed":
         return None
     n = len(game.deals)

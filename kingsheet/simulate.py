@@ -21,6 +21,8 @@ class Played:
     taken: tuple[dict[str, int], ...]  # per player, category -> count
     points: tuple[int, ...]
     declarer: int | None = None
+    contract: str | None = None  # games with a chosen penalty suit: its name
+    bid: int | None = None
 
 
 def play_deal(rules: Rules, game_id: str, rng: random.Random, leader: int = 0,
@@ -38,6 +40,7 @@ def play_deal(rules: Rules, game_id: str, rng: random.Random, leader: int = 0,
         talon = [c for c in cards if c not in scoring][: deck.talon]
         cards = [c for c in cards if c not in talon]
     hands = [cards[i::n] for i in range(n)]
+    won: list[list[str]] = [[] for _ in range(n)]
     base = game_id.rstrip("+")
     counts = [dict.fromkeys(("tricks", "hearts", "boys", "girls", "king", "last"), 0) for _ in range(n)]
     for trick_no in range(deck.tricks):
@@ -59,10 +62,11 @@ def play_deal(rules: Rules, game_id: str, rng: random.Random, leader: int = 0,
         def strength(item: tuple[int, str], lead: str = lead) -> tuple[int, int]:
             card = item[1]
             if trump and card[-1] == trump:
-                return (2, power[card[:-1]])
-            return (1, power[card[:-1]]) if card[-1] == lead[-1] else (0, 0)
+                return (2, power.get(card[:-1], -1))
+            return (1, power.get(card[:-1], -1)) if card[-1] == lead[-1] else (0, 0)
 
         winner = max(played.items(), key=strength)[0]
+        won[winner].extend(played.values())
         got = counts[winner]
         got["tricks"] += 1
         if trick_no >= deck.tricks - deck.last_tricks:
@@ -73,6 +77,8 @@ def play_deal(rules: Rules, game_id: str, rng: random.Random, leader: int = 0,
                     got[cat] += 1
         leader = winner
     cats = game.categories
+    if game.kind == "cards":
+        return _card_points(rules, game_id, won, rng)
     if cats == ("trumps",):
         taken = tuple({"tricks": c["tricks"]} for c in counts)
         points = tuple(game.units["trumps"] * c["tricks"] for c in counts)
@@ -82,9 +88,42 @@ def play_deal(rules: Rules, game_id: str, rng: random.Random, leader: int = 0,
     return Played(game_id, taken, points)
 
 
+SUIT_WORDS = {"S": "пики", "C": "трефы", "D": "бубны", "H": "черви"}
+
+
+def _card_points(rules: Rules, game_id: str, won: list[list[str]], rng: random.Random) -> Played:
+    game = rules.games[game_id]
+    n = rules.players
+    if game.choose_suit:
+        suit = rng.choice("SCDH")
+        declarer = rng.randrange(n)
+        bid = rng.randint(0, 4) if game.bid else 0
+        points = [-sum(1 for c in cards if c[-1] == suit and not c.startswith("JOKER")) for cards in won]
+        points[declarer] -= bid
+        return Played(game_id, (), tuple(points), declarer, SUIT_WORDS[suit], bid if game.bid else None)
+    values = game.card_values
+    points = [sum(values.get(c, 0) for c in cards) for cards in won]
+    if game.moon is not None:
+        for k, cards in enumerate(won):
+            if set(values) <= set(cards):  # took every scoring card
+                points = [0] * n
+                points[k] = game.moon
+    return Played(game_id, (), tuple(points))
+
+
 def play_game(rules: Rules, rng: random.Random, first_dealer: int = 0) -> Iterator[tuple[Played, int]]:
     """A whole game in the template's order; yields (deal, index of its orderer/declarer)."""
     n = rules.players
+    if rules.limit is not None:  # played until someone's total reaches −limit
+        totals = [0] * n
+        for k in range(500):
+            dealer = (first_dealer + k) % n
+            played = play_deal(rules, "penalty", rng, leader=(dealer + 1) % n)
+            yield played, (played.declarer if played.declarer is not None else (dealer + 1) % n)
+            totals = [a + b for a, b in zip(totals, played.points)]
+            if min(totals) <= -rules.limit:
+                return
+        return
     slots = list(rules.slots)
     if rules.order != "fixed":
         rng.shuffle(slots)

@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .feasibility import eralash_possible, local_possible
+from .feasibility import cards_possible, eralash_possible, local_possible
 from .gamefile import Deal, GameFile
 from .problems import Problem, num
-from .rules import Game, Rules, base
+from .rules import SUIT_NAMES, Game, Rules, base
 from .vocabulary import GAME_LABELS
 
 
@@ -51,6 +51,7 @@ class Report:
     totals: Mapping[str, Totals]
     expected: Totals  # what ИТОГО (−) and ИТОГО (+) of the table should be when complete
     complete: bool
+    ended_at: int | None = None  # a game played to a limit: the deal that ended it
 
     @property
     def ok(self) -> bool:
@@ -125,9 +126,62 @@ def _cells_from_taken(game: Game, taken: tuple[Mapping[str, int], ...], rules: R
     return tuple(game.points(c) for c in as_counts)
 
 
+def suit_of(contract: str | None) -> str | None:
+    key = (contract or "").strip().casefold().replace("ё", "е")
+    for suit, names in SUIT_NAMES.items():
+        if key in names or key == suit.casefold():
+            return suit
+    return None
+
+
+def _check_card_row(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...],
+                    deal: Deal) -> int | None:
+    """A Tier-2 deal: the cells must be a split of the scoring cards (or the moon, or a chosen suit)."""
+    if game.choose_suit:
+        suit = suit_of(deal.contract)
+        if suit is None:
+            chk.add("contract", "the penalty suit is not recorded (contract = пики, трефы, бубны or черви)")
+            return None
+        size = rules.deck.suit_size(suit)
+        cells_l = list(cells)
+        bid = 0
+        if game.bid:
+            if deal.bid is None or deal.declarer is None:
+                chk.add("bid", "the auction's winner and his bid are not recorded (declarer = …, bid = N)")
+                return None
+            bid = deal.bid
+            cells_l[players.index(deal.declarer)] += bid  # his bid is written on top of his cards
+        for who, cell in zip(players, cells_l):
+            if cell > 0:
+                chk.add("cell-sign", f"{who}: {num(cell)} is above zero", who, actual=cell)
+            elif cell < -size:
+                chk.add("cell-range", f"{who}: {num(cell)}, but the suit has {size} cards", who,
+                        expected=-size, actual=cell)
+        expected = -size - bid
+        if sum(cells) != expected:
+            chk.add("row-sum", f"row sums to {num(sum(cells))}, expected {num(expected)}", expected=expected,
+                    actual=sum(cells))
+        return expected
+    n = len(players)
+    if game.moon is not None and sorted(cells) == [0] * (n - 1) + [game.moon]:
+        return game.moon  # one player took every scoring card
+    for who, cell in zip(players, cells):
+        if not local_possible(rules, game.id, cell):
+            chk.add("cell-impossible", f"{who}: no set of this game's cards gives {num(cell)}", who, actual=cell)
+    expected = game.total
+    if sum(cells) != expected:
+        chk.add("row-sum", f"row sums to {num(sum(cells))}, expected {num(expected)}", expected=expected,
+                actual=sum(cells))
+    elif not chk.problems and not cards_possible(rules, game.id, list(cells)):
+        chk.add("cell-impossible", "no split of the cards gives these cells")
+    return expected
+
+
 def _check_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...],
-                 deal: Deal) -> int:
-    """Groups 1–3 for one row; returns the row's expected total."""
+                 deal: Deal) -> int | None:
+    """Groups 1–3 for one row; returns the row's expected total (None when it cannot be known)."""
+    if game.kind == "cards":
+        return _check_card_row(game, cells, rules, chk, players, deal)
     expected = game.total
     unit = game.units.get("trumps") if game.kind == "trumps" else None
     if game.kind == "trumps":
@@ -247,7 +301,14 @@ def _sequence(game: GameFile, rows: list[Row]) -> list[Problem]:
         where = (f"deal {number}" if number else "the sheet") + (f" ({_label(rules, label_of)})" if label_of else "")
         problems.append(Problem(code, number, gid, player, None, None, f"{where}: {text}"))
 
-    if rules.order == "fixed":
+    if rules.order == "to-limit":
+        end = ended_at(game, rows)
+        if end is not None:
+            for row in rows:
+                if row.deal.number > end:
+                    add("extra-deal", row.deal.number, row.game_id,
+                        f"the game ended at deal {end}, when a total reached {num(-(rules.limit or 0))}")
+    elif rules.order == "fixed":
         for code, idx, what in _align(rules.slots, played):
             number = rows[idx].deal.number if idx < len(rows) else (rows[-1].deal.number + 1 if rows else 1)
             if code == "wrong-order":
@@ -305,7 +366,7 @@ def verify(game: GameFile) -> Report:
     all_problems: list[Problem] = list(game.problems)
     minus = dict.fromkeys(players, 0)
     plus = dict.fromkeys(players, 0)
-    expected_plus_adjust = 0
+    adjust = [0, 0]  # rows whose total depends on the deal (bids, the moon) move the stage sums
     for deal in game.deals:
         gid = rules.find_game(deal.game)
         dealer = game.dealer_of(deal.number)
@@ -328,18 +389,24 @@ def verify(game: GameFile) -> Report:
                 cells = deal.points
             if cells is not None:
                 expected = _check_cells(g, cells, rules, chk, players, deal)
-                if g.kind == "trumps":
-                    expected_plus_adjust += expected - g.total
+                if expected is not None and g.kind in ("trumps", "cards"):
+                    adjust[rules.stage_of(gid)] += expected - g.total
                 side = minus if rules.stage_of(gid) == 0 else plus
                 for who, cell in zip(players, cells):
                     side[who] += cell
         rows.append(Row(deal, gid, cells, expected, dealer, declarer, tuple(chk.problems)))
         all_problems.extend(chk.problems)
     all_problems.extend(_sequence(game, rows))
-    complete = len(rows) >= len(rules.slots)
-    exp = Totals(rules.stage_total(0), rules.stage_total(1) + expected_plus_adjust)
     totals = {p: Totals(minus[p], plus[p]) for p in players}
-    if complete:
+    ended = ended_at(game, rows)
+    if rules.limit is not None:
+        # played to a limit: no fixed sum for the stage; what the rows should add up to
+        complete = ended is not None
+        exp = Totals(sum(r.expected for r in rows if r.expected is not None), 0)
+    else:
+        complete = len(rows) >= len(rules.slots)
+        exp = Totals(rules.stage_total(0) + adjust[0], rules.stage_total(1) + adjust[1])
+    if complete and rules.limit is None:
         s_minus, s_plus = sum(minus.values()), sum(plus.values())
         if s_minus != exp.minus:
             all_problems.append(Problem("stage-sum", None, None, None, exp.minus, s_minus,
@@ -350,7 +417,21 @@ def verify(game: GameFile) -> Report:
         if s_minus + s_plus != exp.total:
             all_problems.append(Problem("grand-total", None, None, None, exp.total, s_minus + s_plus,
                                         f"ИТОГО sums to {num(s_minus + s_plus)}, expected {num(exp.total)}"))
-    return Report(game, tuple(rows), tuple(all_problems), totals, exp, complete)
+    return Report(game, tuple(rows), tuple(all_problems), totals, exp, complete, ended)
+
+
+def ended_at(game: GameFile, rows: list[Row]) -> int | None:
+    """For a game played to a limit: the deal after which someone's total reached −limit."""
+    limit = game.rules.limit
+    if limit is None:
+        return None
+    running = dict.fromkeys(game.players, 0)
+    for row in rows:
+        for who, cell in zip(game.players, row.cells or ()):
+            running[who] += cell
+        if min(running.values()) <= -limit:
+            return row.deal.number
+    return None
 
 
 def _with_declarer(deal: Deal, declarer: str) -> Deal:

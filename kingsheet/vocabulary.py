@@ -11,7 +11,7 @@ import unicodedata
 CATEGORIES: tuple[str, ...] = ("tricks", "hearts", "boys", "girls", "king", "last")
 
 #: Single games are the categories; Ералаш counts all six; trumps count tricks at their own unit.
-BASE_GAMES: tuple[str, ...] = (*CATEGORIES, "eralash", "trumps")
+BASE_GAMES: tuple[str, ...] = (*CATEGORIES, "eralash", "trumps", "penalty")
 
 GAME_LABELS: dict[str, dict[str, str]] = {
     "tricks": {"ru": "Взятки", "en": "Tricks"},
@@ -22,6 +22,7 @@ GAME_LABELS: dict[str, dict[str, str]] = {
     "last": {"ru": "Две последние", "en": "Last two"},
     "eralash": {"ru": "Ералаш", "en": "Eralash"},
     "trumps": {"ru": "Козыри", "en": "Trumps"},
+    "penalty": {"ru": "Сдача", "en": "Deal"},
 }
 
 #: Names a person may type for a count key in ``--taken`` or ``taken = [...]``.

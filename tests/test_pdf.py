@@ -34,11 +34,15 @@ def test_blank_holds_labels_and_totals(tid):
     text = squash(text_of(data))
     for game in rules.games.values():
         assert squash(game.label("ru")) in text
-        if rules.order == "fixed":
+        if rules.order == "fixed" or (rules.limit and not game.choose_suit):
             total = num(game.total) if game.total < 0 else f"+{game.total}"
             assert total in text
-    assert num(rules.stage_total(0)) in text and f"+{rules.stage_total(1)}" in text
-    assert "ИТОГО(−)" in text and "ИТОГО(+)" in text
+    if rules.limit is None:
+        plus = rules.stage_total(1)
+        assert num(rules.stage_total(0)) in text and (f"+{plus}" if plus else "0") in text
+        assert "ИТОГО(−)" in text and "ИТОГО(+)" in text
+    else:  # a long lined form with a running total beside each player, to the limit
+        assert f"до{num(-rules.limit)}" in text and "ИТОГО" in text and "30" in text
     assert "■" not in text
 
 

@@ -11,7 +11,7 @@ from kingsheet.rules import RulesError, load_rules, read_template, resolve, temp
 EXPECTED_IDS = {
     "blank-4", "symmetric", "replay-8", "short", "king-14", "king-14-alt", "ordered", "ordered-56",
     "trump-48", "trump-bidding", "kingcardgame", "three-30", "three-simple", "minsk", "atomic",
-    "classic-52", "classic-52-3", "five-40", "six-48",
+    "classic-52", "classic-52-3", "five-40", "six-48", "domino", "jokers", "bidding-77", "omnibus",
 }
 
 # (stage minus, stage plus, number of deals) as RULES.md gives them
@@ -23,6 +23,7 @@ STAGES = {
     "three-simple": (-232, 232, 14), "minsk": (-720, 720, 27), "atomic": (-720, 720, 36),
     "classic-52": (-1380, 1300, 10), "classic-52-3": (-1275, 1275, 9),
     "five-40": (-200, 200, 14), "six-48": (-208, 208, 14),
+    "domino": (0, 0, 0), "jokers": (-496, 0, 4), "bidding-77": (0, 0, 0), "omnibus": (0, 0, 0),
 }
 
 
@@ -112,7 +113,7 @@ def test_unknown_key_and_unknown_card():
 def test_unknown_rules_lists_known_ids():
     with pytest.raises(RulesError) as exc:
         load_rules("blank-5")
-    assert "unknown rules 'blank-5'; known: atomic, blank-4" in str(exc.value)
+    assert "unknown rules 'blank-5'; known: atomic, bidding-77, blank-4" in str(exc.value)
 
 
 def test_bad_option_value():

@@ -27,6 +27,10 @@ def simulated(tid: str, seed: int) -> GameFile:
         points = list(played.points)
         if rules.order != "fixed":
             extra["orderer"] = players[who]
+        if played.contract:
+            extra.update(declarer=players[who], contract=played.contract)
+            if played.bid is not None:
+                extra["bid"] = played.bid
         if rules.games[played.game].kind == "trumps":
             extra["declarer"] = players[who]
             if rules.trumps.get("bidding"):

@@ -15,7 +15,7 @@ EXTRA_HEADERS = {
     "bid": {"bid", "заявка"},
     "buyer": {"buyer", "купил", "покупатель"},
     "price": {"price", "цена"},
-    "contract": {"contract", "контракт", "козырь"},
+    "contract": {"contract", "контракт", "козырь", "масть", "suit"},
     "note": {"note", "заметка", "примечание"},
     "dealer": {"dealer", "сдаёт", "сдает", "deals", "сдающий"},
     "sum": {"σ", "сумма", "sum"},
@@ -26,6 +26,8 @@ TOTAL_LABELS = ("итого", "total")
 
 def header_kind(text: str) -> str | None:
     key = fold(text)
+    if key.startswith("σ ") or key.startswith("итог "):
+        return "running"  # a running total beside the players (games played to a limit)
     for kind, names in EXTRA_HEADERS.items():
         if key in names:
             return kind
