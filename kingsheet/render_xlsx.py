@@ -244,9 +244,9 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     area = f"A{FIRST_ROW}:{get_column_letter(cols.mark)}{last}"
     first_span = cols.span.format(r=FIRST_ROW)
     penalty = rules.games.get("penalty")
-    moon = f",SUM({first_span})<>{penalty.moon}" if penalty is not None and penalty.moon is not None else ""
+    not_moon = f",SUM({first_span})<>{penalty.moon}" if penalty is not None and penalty.moon is not None else ""
     ws.conditional_formatting.add(area, FormulaRule(
-        formula=[f"AND(COUNT({first_span})>0,SUM({first_span})<>$C{FIRST_ROW}{moon})"], fill=RED_FILL))
+        formula=[f"AND(COUNT({first_span})>0,SUM({first_span})<>$C{FIRST_ROW}{not_moon})"], fill=RED_FILL))
     if rules.limit is None:
         tot_area = f"A{total_row}:{get_column_letter(cols.mark)}{total_row + 2}"
         tot_span = cols.span.format(r=total_row)
