@@ -412,15 +412,15 @@ def deal_cmd(
 
     Example: kingsheet deal tricks -4 0 -8 -4      (the current game; GAME may be omitted)
     """
-    from .gamefile import read_game
-    from .ledger import Refused, add_deal, read_text
+    from .gamefile import load_game
+    from .ledger import Refused, add_deal
     from .rules import RulesError
     from .scorebook import next_game
 
     file, game_name, points = _split_deal_args(args or [])
     try:
         path = _game_path(file)
-        game = read_game(read_text(path), path, path.parent)
+        game = load_game(path)
         if game_name is None:
             gid = next_game(game)
             if gid is None:
@@ -452,8 +452,8 @@ def edit_cmd(
 
     Example: kingsheet edit 3 0 -4 0 -12
     """
-    from .gamefile import read_game
-    from .ledger import Refused, edit_deal, read_text
+    from .gamefile import load_game
+    from .ledger import Refused, edit_deal
     from .rules import RulesError
 
     rest = list(args)
@@ -464,7 +464,7 @@ def edit_cmd(
     _, game_name, points = _split_deal_args(rest)
     try:
         path = _game_path(file)
-        game = read_game(read_text(path), path, path.parent)
+        game = load_game(path)
         old = next((d for d in game.deals if d.number == number), None)
         if old is None and not 1 <= number <= len(game.deals):
             fail(f"there is no deal {number}; the sheet has {len(game.deals)}")

@@ -218,12 +218,13 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
                     date, first, money, path)
 
 
-def load_game(path: Path) -> GameFile:
+def read_text(path: Path, encoding: str = "utf-8") -> str:
+    """A text file a user gave us (game file, CSV), or one plain sentence saying why not."""
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise InputError(f"{path}: {size} bytes is too large for a game file")
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding=encoding)
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -232,4 +233,7 @@ def load_game(path: Path) -> GameFile:
         raise InputError(f"{path}: not UTF-8 text") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-    return read_game(text, path, path.parent)
+
+
+def load_game(path: Path) -> GameFile:
+    return read_game(read_text(path), path, path.parent)

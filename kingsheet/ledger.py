@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .gamefile import read_game
+from .gamefile import read_game, read_text
 from .problems import InputError, Problem
 from .scorebook import append_deal, remove_last, replace_deal
 from .storage import atomic_write, locked
@@ -60,19 +60,6 @@ def current_game() -> Path:
         return Path((state_dir() / "current").read_text(encoding="utf-8").strip())
     except OSError:
         raise InputError("no current game: give the game file, or start one with 'kingsheet new'") from None
-
-
-def read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a game file") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
 
 
 def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bool) -> Change:

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .gamefile import GameFile, read_game
-from .ledger import Refused, add_deal, read_text, undo_deal
+from .gamefile import GameFile, load_game
+from .ledger import Refused, add_deal, undo_deal
 from .problems import InputError, num, one_line
 from .render_text import sheet_text
 from .scorebook import find_player, next_game, parse_points, parse_taken_spec
@@ -26,7 +26,7 @@ HELP = ("type the points in seating order (-4 0 -8 -4), or what each took (Ан�
 
 
 def _load(path: Path) -> GameFile:
-    return read_game(read_text(path), path, path.parent)
+    return load_game(path)
 
 
 def _prompt(game: GameFile) -> tuple[str, str | None]:

@@ -32,18 +32,13 @@ def new_game_text(rules_ref: str, players: Sequence[str], options: Mapping[str, 
     doc.add("players", list(players))
     if first_dealer:
         doc.add("first_dealer", first_dealer)
-    if options:
-        opts = tomlkit.table()
-        for k, v in options.items():
-            opts.add(k, v)
-        doc.add(tomlkit.nl())
-        doc.add("options", opts)
-    if money:
-        mt = tomlkit.table()
-        for k, v in money.items():
-            mt.add(k, v)
-        doc.add(tomlkit.nl())
-        doc.add("money", mt)
+    for name, values in (("options", options), ("money", money)):
+        if values:
+            table = tomlkit.table()
+            for k, v in values.items():
+                table.add(k, v)
+            doc.add(tomlkit.nl())
+            doc.add(name, table)
     return tomlkit.dumps(doc)
 
 

@@ -17,7 +17,7 @@ import io
 from pathlib import Path
 from typing import Any
 
-from ..gamefile import GameFile, build_game
+from ..gamefile import GameFile, build_game, read_text
 from ..problems import InputError
 from ..vocabulary import fold
 from .common import game_data, header_kind, unquote
@@ -57,14 +57,7 @@ def _meta(line: str) -> dict[str, str]:
 
 
 def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    text = read_text(path, "utf-8-sig")  # a spreadsheet's CSV may start with a byte-order mark
     meta: dict[str, str] = {}
     lines = []
     for line in text.splitlines():
