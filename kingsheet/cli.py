@@ -347,8 +347,11 @@ def _deal_fields(game: Any, gid: str, points: list[str], taken: str | None, decl
         if who:
             fields[key] = find_player(who, game.players)
     kind = game.rules.games[gid].kind
+    turn = game.left_of(game.dealer_of(len(game.deals) + 1))  # the player left of the dealer
     if kind == "trumps" and "declarer" not in fields:
-        fields["declarer"] = game.left_of(game.dealer_of(len(game.deals) + 1))
+        fields["declarer"] = turn
+    if game.rules.order in ("ordered-table", "ordered-player") and "orderer" not in fields:
+        fields["orderer"] = turn  # by the seeds, the player left of the dealer orders
     fields.update({k: v for k, v in (("contract", contract), ("bid", bid), ("price", price), ("note", note))
                    if v is not None})
     return fields

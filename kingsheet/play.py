@@ -82,8 +82,11 @@ def parse_line(line: str, game: GameFile, default_game: str | None) -> dict[str,
     for key in ("contract", "note"):
         if key in extras:
             fields[key] = extras[key]
+    turn = game.left_of(game.dealer_of(len(game.deals) + 1))
     if game.rules.games[gid].kind == "trumps" and "declarer" not in fields:
-        fields["declarer"] = game.left_of(game.dealer_of(len(game.deals) + 1))
+        fields["declarer"] = turn
+    if game.rules.order in ("ordered-table", "ordered-player") and "orderer" not in fields:
+        fields["orderer"] = turn
     return fields
 
 

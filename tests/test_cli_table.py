@@ -250,3 +250,23 @@ def test_table_commands_do_not_import_heavy_modules(game):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
     assert len(load_game(game).deals) == 1
+
+
+def test_ordered_game_orderer_defaults_to_the_turn(runner, tmp_path):
+    path = tmp_path / "o.toml"
+    assert runner.invoke(app, ["new", str(path), "--rules", "ordered-56", "--players", PLAYERS]).exit_code == 0
+    res = runner.invoke(app, ["deal", "-4", "-4", "-4", "-4"])
+    assert res.exit_code == 2 and "name the game" in res.stderr
+    assert runner.invoke(app, ["deal", "tricks", "-4", "-4", "-4", "-4"]).exit_code == 0
+    assert runner.invoke(app, ["deal", "Кинг", "-16", "0", "0", "0", "--orderer", "Аня"]).exit_code == 0
+    res = runner.invoke(app, ["play"], input="eralash+ 24 24 24 24\nquit\n")
+    assert res.exit_code == 0, res.output
+    assert [(d.orderer, d.game) for d in load_game(path).deals] == [
+        ("Боря", "tricks"), ("Аня", "king"), ("Галя", "eralash+")]
+
+
+def test_output_into_a_file_as_folder(runner, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    res = runner.invoke(app, ["blank", "--rules", "short", "-o", str(blocker / "b.pdf")])
+    assert res.exit_code == 2 and "does not exist" in res.stderr
