@@ -270,3 +270,25 @@ def test_output_into_a_file_as_folder(runner, tmp_path):
     blocker.write_text("x", encoding="utf-8")
     res = runner.invoke(app, ["blank", "--rules", "short", "-o", str(blocker / "b.pdf")])
     assert res.exit_code == 2 and "does not exist" in res.stderr
+
+
+def test_current_game_remembered_in_the_user_data_dir(runner, tmp_path, monkeypatch):
+    from kingsheet import ledger
+
+    monkeypatch.delenv("KINGSHEET_STATE_DIR")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    path = tmp_path / "g.toml"
+    assert runner.invoke(app, ["new", str(path), "--rules", "short", "--players", PLAYERS]).exit_code == 0
+    assert ledger.current_game() == path.resolve()
+    assert (ledger.state_dir() / "current").read_text(encoding="utf-8") == str(path.resolve())
+    monkeypatch.setenv("KINGSHEET_FILE", str(tmp_path / "other.toml"))
+    assert ledger.current_game() == tmp_path / "other.toml"
+    res = runner.invoke(app, ["show"])
+    assert res.exit_code == 2 and "other.toml: no such file" in res.stderr
+
+
+def test_saving_keeps_the_files_mode(runner, game):
+    game.chmod(0o600)
+    assert runner.invoke(app, ["deal", "tricks", "-4", "0", "-8", "-4"]).exit_code == 0
+    assert game.stat().st_mode & 0o777 == 0o600

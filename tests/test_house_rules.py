@@ -106,3 +106,55 @@ def test_huge_or_broken_template_refused_within_a_bound(runner, tmp_path):
     res = runner.invoke(app, ["check", str(game)])
     assert res.exit_code == 2 and "larger than 256 KiB" in res.stderr
     assert load_rules(str(HOUSE / "king-x10.toml")).id == "king-x10"
+
+
+SHORT = (ROOT / "templates" / "short.toml").read_text(encoding="utf-8")
+DOMINO = (ROOT / "templates" / "domino.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("text, message", [
+    (SHORT.replace("players = 4", "players = 1"), "players must be 2 to 8, not 1"),
+    (SHORT.replace('order = "fixed"', 'order = "random"'), "order must be one of"),
+    (SHORT.replace("format = 1", "format = 3"), "format 3 is not supported"),
+    (SHORT.replace('id = "short"\n', ""), "missing key 'id'"),
+    (SHORT.replace('default = "jacks"', ""), "options.boys needs choices"),
+    (SHORT.replace('default = "jacks"', 'default = "queens"'), "option boys default 'queens' is not among its choices"),
+    (SHORT.replace("[[stages]]\ndeals", "[[stages]]\ndeals").replace("[[stages]]", "stages = 3\n[[x]]", 1), "stages"),
+    (SHORT.replace('ranks = ["7", "8", "9", "10", "J", "Q", "K", "A"]', 'ranks = "7 to A"'), "deck.ranks must be a list"),
+    (SHORT.replace('ranks = ["7", "8", "9", "10", "J", "Q", "K", "A"]', f"ranks = {[str(i) for i in range(20)]}"),
+     "deck.ranks has 20 ranks"),
+    (SHORT.replace("remove = []", 'remove = "7S"'), "deck.remove must be a list"),
+    (SHORT.replace("talon = 0", "talon = -1"), "deck.talon must be a non-negative whole number"),
+    (SHORT.replace("talon = 0", "talon = 0\njokers = 9"), "deck.jokers is at most 4"),
+    (SHORT.replace("last_tricks = 2", "last_tricks = 12"), "deck.last_tricks 12 is more than the 8 tricks"),
+    (SHORT.replace("\ntricks = 2\n", "\ntricks = 2\nspades = 3\n", 1), "units.spades is not a category"),
+    (SHORT.replace('deals = ["trumps*4"]', 'deals = [{ game = "trumps", count = 4, when = "colour=red" }]'),
+     "'when' names unknown option 'colour'"),
+    (SHORT.replace('deals = ["trumps*4"]', 'deals = [{ game = "trumps", times = 4 }]'), "a deal entry takes game"),
+    (SHORT.replace('deals = ["trumps*4"]', 'deals = [{ game = "trumps", count = 5000 }]'), "more than 1000 deals"),
+    (SHORT.replace('deals = ["trumps*4"]', "deals = [4]"), "a deal entry must be a game id or a table"),
+    (SHORT.replace('deals = ["trumps*4"]', 'deals = "trumps"'), "deals must be a list"),
+    (SHORT + "\nchess = 4\n", "stated.chess is not a game"),
+    (DOMINO.replace("[limit]\npoints = 31\n", ""), "needs [limit] points = N"),
+    (SHORT + "\n[limit]\npoints = 3\n", "[limit] is only for order"),
+    (DOMINO.replace("[penalty]", "[penaltyx]"), "needs a [penalty] table"),
+    (DOMINO.replace("cards = { H = -1 }", "cards = { H = -1 }\ncolour = 1"), "penalty has unknown key colour"),
+    (DOMINO.replace("cards = { H = -1 }", "cards = { H = 0 }"), "must be a whole number other than 0"),
+    (DOMINO.replace("cards = { H = -1 }", 'cards = { H = -1, ZZ = 3 }'), "penalty.cards names ZZ"),
+    (DOMINO.replace("cards = { H = -1 }", 'cards = { H = -1 }\nmoon = "all"'), "penalty.moon must be a whole number"),
+    (DOMINO.replace('deals = ["penalty"]', 'deals = ["penalty", "tricks"]').replace("[units]", "[units]\ntricks = 2"),
+     "a game played to a limit has one game"),
+    (SHORT.replace('name = { ru = "Кинг короткий", en = "King, short" }', 'name = "Короткий"')
+     .replace("total = -96", "total = -1"), "states total -1"),
+])
+def test_template_mistakes(text, message):
+    mistakes, _ = explain(text)
+    assert any(message in m for m in mistakes), mistakes
+
+
+def test_stage_mixing_signs_and_empty_stages():
+    mistakes, _ = explain(SHORT.replace('deals = ["tricks", "hearts"', 'deals = ["tricks+", "hearts"'))
+    assert any("mixes negative and positive" in m for m in mistakes)
+    mistakes, _ = explain(SHORT.replace('deals = ["trumps*4"]', "deals = []").replace(
+        'deals = ["tricks", "hearts", "boys", "girls", "king", "last"]', "deals = []"))
+    assert any("no deals" in m for m in mistakes)
