@@ -110,13 +110,13 @@ def _cells_from_taken(game: Game, taken: tuple[Mapping[str, int], ...], rules: R
             t = counts.get("tricks", 0)
             if counts.get("last", 0) > t:
                 chk.add("cell-impossible", f"{who} took {counts['last']} of the last tricks but only {t} tricks", who)
-            cards = counts.get("hearts", 0) + counts.get("girls", 0)
             if t == 0 and any(counts.get(c, 0) for c in cats):
                 chk.add("cell-impossible", f"{who} took no tricks, so took nothing", who)
-            elif cards > rules.players * t + 1:  # Q♥ counts as a heart and a girl
-                chk.add("cell-impossible", f"{who}'s {t} tricks hold {rules.players * t} cards, too few", who)
-        if counts.get("king", 0) > counts.get("hearts", 1) and game.kind == "eralash":
-            chk.add("cell-impossible", f"{who} took the King (a heart) but no hearts", who)
+            elif counts.get("king", 0) > counts.get("hearts", 0):
+                chk.add("cell-impossible", f"{who} took the King (a heart) but no hearts", who)
+            elif _fewest_cards(counts, rules) > rules.players * t:
+                chk.add("cell-impossible", f"{who}'s {t} trick(s) hold {rules.players * t} cards, fewer than "
+                        f"the {_fewest_cards(counts, rules)} these counts need", who)
     for cat in cats:
         got = sum(c.get(cat, 0) for c in as_counts)
         want = game.counts[cat]
@@ -124,6 +124,17 @@ def _cells_from_taken(game: Game, taken: tuple[Mapping[str, int], ...], rules: R
             noun = "tricks" if cat == "trumps" else cat
             chk.add("row-sum", f"{noun} taken add up to {got}, the deal holds {want}", expected=want, actual=got)
     return tuple(game.points(c) for c in as_counts)
+
+
+def _fewest_cards(counts: Mapping[str, int], rules: Rules) -> int:
+    """The fewest cards that give these counts: a card may count twice (Q♥ is a heart and a girl,
+    J♥ or K♥ a heart and a boy when jacks or kings are boys; K♥ is always the King)."""
+    h, g, b = counts.get("hearts", 0), counts.get("girls", 0), counts.get("boys", 0)
+    shared = min(h, g, 1)  # Q♥
+    left_h = h - shared
+    boy_hearts = sum(1 for c in ("JH", "KH") if c in rules.deck.cards and rules.deck.is_in(c, "boys"))
+    shared_b = min(left_h, b, boy_hearts)
+    return h + g + b - shared - shared_b
 
 
 def suit_of(contract: str | None) -> str | None:

@@ -188,3 +188,16 @@ def test_ordered_games_each_once():
     deals56 = deals + deal("tricks", [-4, -4, -4, -4], orderer="Аня") + deal("hearts", [-4, -4, -4, -4])
     assert check(game_text("ordered-56", deals=deals56), sequence=True) == [
         ("extra-deal", 3, "Аня"), ("orderer", 4, None)]
+
+
+def test_taken_counts_must_fit_in_the_tricks():
+    def row(first: str) -> str:
+        return ("\n[[deals]]\ngame = \"eralash\"\ntaken = [\n"
+                f"  {{ {first} }},\n"
+                "  { tricks = 3, hearts = 2, boys = 1, girls = 1, king = 1, last = 1 },\n"
+                "  { tricks = 2, hearts = 3, boys = 1, girls = 2, last = 1 },\n  { tricks = 2 },\n]\n")
+    # one trick is four cards: Q♥ and J♥ count twice, so 3 hearts, a girl and 2 boys fit
+    fits = row("tricks = 1, hearts = 3, girls = 1, boys = 2")
+    assert [c for c in check(game_text(deals=fits)) if c[0] == "cell-impossible"] == []
+    too_many = row("tricks = 1, hearts = 3, girls = 1, boys = 3").replace("boys = 1, girls = 2", "boys = 0, girls = 2")
+    assert ("cell-impossible", 1, "Аня") in check(game_text(deals=too_many))
