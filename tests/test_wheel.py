@@ -27,6 +27,8 @@ def test_wheel_holds_every_template(wheel):
     packaged = {n.split("/")[-1][:-5] for n in names if n.startswith("kingsheet/templates/") and n.endswith(".toml")}
     in_repo = {p.stem for p in (ROOT / "templates").glob("*.toml")}
     assert packaged == in_repo and len(in_repo) >= 17
+    fonts = {n.split("/")[-1] for n in names if n.startswith("kingsheet/fonts/")}
+    assert {"DejaVuSansCondensed.ttf", "DejaVuSansCondensed-Bold.ttf", "LICENSE-DejaVu.txt"} <= fonts
 
 
 def test_installed_wheel_lists_templates(wheel, tmp_path):
@@ -34,7 +36,8 @@ def test_installed_wheel_lists_templates(wheel, tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
                    check=True, capture_output=True, timeout=300)
     code = ("import kingsheet.rules as r, sys; assert 'site' in r.__file__, r.__file__; "
-            "print(' '.join(r.template_ids())); print(r.load_rules('ordered-56').stage_total(0))")
+            "print(' '.join(r.template_ids())); print(r.load_rules('ordered-56').stage_total(0)); "
+            "from kingsheet.render_pdf import blank_pdf; assert len(blank_pdf(r.load_rules('blank-4'))) > 10000")
     env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
                          check=True)
