@@ -71,15 +71,20 @@ def simulated_file(tid: str, seed: int, folder: Path) -> Path:
 
 
 def bench_verify(quick: bool) -> None:
+    from kingsheet.feasibility import _ROWS
     from kingsheet.gamefile import load_game
     from kingsheet.verify import verify
+
+    def cold(game: object) -> None:
+        _ROWS.clear()  # every Ералаш row searched again, as for a game never seen
+        verify(game)  # type: ignore[arg-type]
 
     with tempfile.TemporaryDirectory() as d:
         path = simulated_file("ordered-56", 7, Path(d))
         game = load_game(path)
-        verify(game)  # caches warm, as in a running process
-        t = median_time(lambda: verify(game), 50 if quick else 300)
-        t_load = median_time(lambda: verify(load_game(path)), 20 if quick else 100)
+        verify(game)  # the rules resolved and the Ералаш tables built, as in a running process
+        t = median_time(lambda: cold(game), 50 if quick else 300)
+        t_load = median_time(lambda: cold(load_game(path)), 20 if quick else 100)
     print(f"verify ordered-56 (56 deals), in-process: {t * 1000:.2f} ms (goal ≤ 5 ms); "
           f"with reading the file: {t_load * 1000:.2f} ms")
 
