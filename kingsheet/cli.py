@@ -383,7 +383,7 @@ def _after_change(path: Path, change: Any, verb: str) -> None:
     elif nxt:
         g = game.rules.games[nxt]
         who = f", {game.left_of(game.dealer_of(k))} declares" if g.kind == "trumps" else ""
-        typer.echo(f"next: deal {k}, {g.label()} ({num(g.total)}); {game.dealer_of(k)} deals{who}")
+        typer.echo(f"next: deal {k}, {g.heading()}; {game.dealer_of(k)} deals{who}")
     else:
         typer.echo(f"next: deal {k}; {game.dealer_of(k)} deals, {game.left_of(game.dealer_of(k))} orders")
     others = [p for p in report.problems if p.deal != change.number]

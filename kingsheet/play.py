@@ -14,14 +14,15 @@ from typing import Any
 
 from .gamefile import GameFile, load_game
 from .ledger import Refused, add_deal, undo_deal
-from .problems import InputError, num, one_line
+from .problems import InputError, one_line
 from .render_text import sheet_text
 from .scorebook import find_player, next_game, parse_points, parse_taken_spec
 from .verify import verify
 
 EXTRA_KEYS = {"declarer", "bid", "buyer", "price", "orderer", "contract", "note"}
 HELP = ("type the points in seating order (-4 0 -8 -4), or what each took (Аня: tricks=2 hearts=1; Боря: …); "
-        "a game's name first to play another game; declarer=…, bid=…, buyer=…, price=…, orderer=… where needed; "
+        "a game's name first to play another game; declarer=…, bid=…, buyer=…, price=…, orderer=…, contract=… "
+        "where needed; "
         "commands: undo, show, quit")
 
 
@@ -37,7 +38,7 @@ def _prompt(game: GameFile) -> tuple[str, str | None]:
         return f"deal {k} ({dealer} deals, {game.left_of(dealer)} orders) — game and points: ", None
     g = game.rules.games[gid]
     who = f", {game.left_of(dealer)} declares" if g.kind == "trumps" else ""
-    return f"deal {k}: {g.label()} ({num(g.total)}), {dealer} deals{who} — points: ", gid
+    return f"deal {k}: {g.heading()}, {dealer} deals{who} — points: ", gid
 
 
 def parse_line(line: str, game: GameFile, default_game: str | None) -> dict[str, Any]:

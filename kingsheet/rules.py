@@ -13,6 +13,7 @@ from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
+from .problems import num as num_text
 from .problems import one_line
 from .tomltext import TomlProblem, parse
 from .vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
@@ -96,6 +97,16 @@ class Game:
         if self.kind == "cards":
             return sum(self.card_values.values())
         return self.sign * sum(self.units[c] * self.counts[c] for c in self.units)
+
+    @property
+    def known_total(self) -> int | None:
+        """The row total when the template alone fixes it (a chosen suit and a bid do not)."""
+        return None if self.choose_suit else self.total
+
+    def heading(self, lang: str = "ru") -> str:
+        """The label with its total, as a prompt shows it: «Взятки (−16)»."""
+        total = self.known_total
+        return self.label(lang) if total is None else f"{self.label(lang)} ({num_text(total)})"
 
     def label(self, lang: str = "ru") -> str:
         return self.labels.get(lang) or self.labels["ru"]
