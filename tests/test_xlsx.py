@@ -233,3 +233,16 @@ def test_settle_reads_a_workbook(tmp_path, runner):
     res = runner.invoke(app, ["settle", str(path), "--stake", "1"])
     assert res.exit_code == 0, res.output
     assert "Аня → Боря" in res.stdout or "→" in res.stdout
+
+
+def test_running_totals_recompute_for_a_game_to_a_limit(tmp_path):
+    path = export(EXAMPLES / "bidding-77.toml", tmp_path)
+    report = verify(load_game(EXAMPLES / "bidding-77.toml"))
+    values = recompute(path)
+    last = 6 + len(report.rows) - 1
+    # players D..G, running totals H..K, then Сдаёт, Объявляет, Заявка, Масть, Σ, Проверка
+    for j, p in enumerate(report.game.players):
+        assert values[f"{'HIJK'[j]}{last}"] == report.totals[p].total
+    for i, row in enumerate(report.rows):
+        assert values[f"C{6 + i}"] == row.expected  # −13 less the bid, by formula
+        assert values[f"Q{6 + i}"] == "✓"
