@@ -292,3 +292,11 @@ def test_saving_keeps_the_files_mode(runner, game):
     game.chmod(0o600)
     assert runner.invoke(app, ["deal", "tricks", "-4", "0", "-8", "-4"]).exit_code == 0
     assert game.stat().st_mode & 0o777 == 0o600
+
+
+def test_shell_completion_of_templates_games_and_players(game):
+    from kingsheet.cli import complete_games, complete_players, complete_rules
+
+    assert complete_rules("bl") == ["blank-4"]
+    assert "Девочки" in complete_games(None, "Де") and "girls" in complete_games(None, "gi")
+    assert complete_players("Б") == ["Боря"]
