@@ -8,6 +8,7 @@ naming the deal, and the other deals are still checked.
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,6 +185,10 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
     if not isinstance(players, list) or not players or not all(isinstance(p, str) and p.strip() for p in players):
         raise InputError(f"{where}: players must be a list of names")
     players_t = tuple(p.strip() for p in players)
+    bad = [p for p in players_t if any(unicodedata.category(ch) == "Cc" for ch in p) or len(p) > 60]
+    if bad:
+        # a name is printed on terminals and sheets: no control characters (escape sequences), no essays
+        raise InputError(f"{where}: the player name '{bad[0]}' has control characters or is over 60 characters")
     if len(set(players_t)) != len(players_t):
         raise InputError(f"{where}: a player's name appears twice")
     template_ref = ref

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .problems import num
+from .problems import num, one_line
 from .rules import Rules
 from .verify import Report
 
@@ -152,7 +152,7 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
                 running = [a + b for a, b in zip(running, row.cells or (0,) * n)]
                 after = tuple(num(v) for v in running)
                 who = row.deal.declarer or ""
-            out.append(SheetRow(row.deal.number, rules.games[gid].label(lang) if gid else row.deal.game, gid,
+            out.append(SheetRow(row.deal.number, rules.games[gid].label(lang) if gid else one_line(row.deal.game, 40), gid,
                                 expected, cells, row.cells, row.dealer, who, mark, row.ok, st, start, after))
     played = len(out)
     if limit:  # a long lined form: rows to fill until someone reaches the limit

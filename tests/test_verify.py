@@ -210,3 +210,15 @@ def test_taken_counts_must_fit_in_the_tricks():
     assert [c for c in check(game_text(deals=fits)) if c[0] == "cell-impossible"] == []
     too_many = row("tricks = 1, hearts = 3, girls = 1, boys = 3").replace("boys = 1, girls = 2", "boys = 0, girls = 2")
     assert ("cell-impossible", 1, "Аня") in check(game_text(deals=too_many))
+
+
+def test_names_with_control_characters_are_refused():
+    from kingsheet.problems import InputError
+
+    with pytest.raises(InputError, match="control characters"):
+        read_game(game_text(players='"Аня\\u001b[2J", "Боря", "Вася", "Галя"'))
+    text = game_text(deals=deal("шах\\u001bматы", [0, 0, 0, 0]))
+    from kingsheet.layout import rows_for
+
+    rows = rows_for(read_game(text).rules, verify(read_game(text)), None, "ru")
+    assert "\x1b" not in rows[0].game
