@@ -300,6 +300,9 @@ def new_cmd(
 
             ref = os.path.relpath(Path(ref).resolve(), file.resolve().parent)
         text = new_game_text(ref, names, opts, dealer, money, title)
+        from .gamefile import read_game
+
+        read_game(text, file, file.resolve().parent)  # the new file must load as it will be read
         write_new(file, text.encode("utf-8"), force)
     except (RulesError, InputError) as exc:
         fail(str(exc))
