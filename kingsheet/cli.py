@@ -277,6 +277,9 @@ def new_cmd(
     from .scorebook import find_player, new_game_text
     from .storage import write_new
 
+    folder = file.parent if str(file.parent) else Path(".")
+    if not folder.is_dir():
+        fail(f"{file}: the folder {folder} does not exist")
     try:
         names = [p.strip() for p in players.replace(";", ",").split(",") if p.strip()]
         opts = parse_option_pairs(option)
