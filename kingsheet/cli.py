@@ -382,7 +382,7 @@ def _after_change(path: Path, change: Any, verb: str) -> None:
         mark = "✓" if row.ok else "✗ forced"
         typer.echo(f"{verb} deal {row.deal.number} ({label}): {cells} = {num(sum(row.cells))} {mark}")
     game = report.game
-    nxt = next_game(game)
+    nxt = next_game(game, report)
     k = len(game.deals) + 1
     if report.complete:
         typer.echo("the sheet is complete: " + ", ".join(f"{p} {num(t.total)}" for p, t in report.totals.items()))

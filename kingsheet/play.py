@@ -17,7 +17,7 @@ from .ledger import Refused, add_deal, undo_deal
 from .problems import InputError, one_line
 from .render_text import sheet_text
 from .scorebook import find_player, next_game, parse_points, parse_taken_spec
-from .verify import verify
+from .verify import Report, verify
 
 EXTRA_KEYS = {"declarer", "bid", "buyer", "price", "orderer", "contract", "note"}
 HELP = ("type the points in seating order (-4 0 -8 -4), or what each took (Аня: tricks=2 hearts=1; Боря: …); "
@@ -30,10 +30,10 @@ def _load(path: Path) -> GameFile:
     return load_game(path)
 
 
-def _prompt(game: GameFile) -> tuple[str, str | None]:
+def _prompt(game: GameFile, report: Report) -> tuple[str, str | None]:
     k = len(game.deals) + 1
     dealer = game.dealer_of(k)
-    gid = next_game(game)
+    gid = next_game(game, report)
     if gid is None:
         return f"deal {k} ({dealer} deals, {game.left_of(dealer)} orders) — game and points: ", None
     g = game.rules.games[gid]
@@ -103,7 +103,7 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
                 echo(sheet_text(report, lang))
                 echo("the sheet is complete")
                 return 0 if report.ok else 1
-            prompt, gid = _prompt(game)
+            prompt, gid = _prompt(game, report)
             echo(prompt, nl=False)
             line = readline()
             if not line:  # end of input: everything entered is already saved

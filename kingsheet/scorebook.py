@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
@@ -17,6 +17,9 @@ from tomlkit.items import AoT, Table
 
 from .gamefile import GameFile, parse_taken
 from .problems import InputError
+
+if TYPE_CHECKING:
+    from .verify import Report
 from .vocabulary import CATEGORY_ALIASES, fold
 
 
@@ -185,13 +188,18 @@ def parse_points(values: Sequence[str], n: int) -> list[int]:
     return points
 
 
-def next_game(game: GameFile) -> str | None:
-    """The game the template expects next (fixed order), or None when the order is free or done."""
+def next_game(game: GameFile, report: Report | None = None) -> str | None:
+    """The game the template expects next (fixed order), or None when the order is free or done.
+
+    A game played to a limit is done when a total reached it: pass the game's report if you
+    have one, so it is not verified again."""
     rules = game.rules
     if rules.limit is not None:
-        from .verify import verify
+        if report is None:
+            from .verify import verify
 
-        return None if verify(game).ended_at is not None else "penalty"
+            report = verify(game)
+        return None if report.ended_at is not None else "penalty"
     if rules.order != "fixed":
         return None
     n = len(game.deals)

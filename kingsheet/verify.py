@@ -114,9 +114,9 @@ def _cells_from_taken(game: Game, taken: tuple[Mapping[str, int], ...], rules: R
                 chk.add("cell-impossible", f"{who} took no tricks, so took nothing", who)
             elif counts.get("king", 0) > counts.get("hearts", 0):
                 chk.add("cell-impossible", f"{who} took the King (a heart) but no hearts", who)
-            elif _fewest_cards(counts, rules) > rules.players * t:
+            elif (need := _fewest_cards(counts, rules)) > rules.players * t:
                 chk.add("cell-impossible", f"{who}'s {t} trick(s) hold {rules.players * t} cards, fewer than "
-                        f"the {_fewest_cards(counts, rules)} these counts need", who)
+                        f"the {need} these counts need", who)
     for cat in cats:
         got = sum(c.get(cat, 0) for c in as_counts)
         want = game.counts[cat]
