@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from .rules import Game, Rules
 
@@ -39,14 +40,24 @@ def _card_values(rules: Rules, game: Game) -> Counter[int]:
     return values
 
 
-_SPACES: dict[tuple[object, ...], _Space] = {}
+_T = TypeVar("_T")
+_SPACES: dict[Any, Any] = {}
+_ROWS: dict[Any, bool] = {}
+_MAX_SPACES, _MAX_ROWS = 256, 50_000
+
+
+def _memo(store: dict[Any, Any], key: Any, make: Callable[[], _T], limit: int) -> _T:
+    """A bounded cache: a long-running process (``play``, a server) never grows without end."""
+    if key not in store:
+        if len(store) >= limit:
+            store.clear()
+        store[key] = make()
+    result: _T = store[key]
+    return result
 
 
 def _space(rules: Rules, game_id: str) -> _Space:
-    key = (rules.key, game_id)
-    if key not in _SPACES:
-        _SPACES[key] = _build_space(rules, game_id)
-    return _SPACES[key]
+    return _memo(_SPACES, ("points", rules.key, game_id), lambda: _build_space(rules, game_id), _MAX_SPACES)
 
 
 def _build_space(rules: Rules, game_id: str) -> _Space:
@@ -97,10 +108,7 @@ def _card_space(card_values: Mapping[str, int], n: int) -> _Space:
 def cards_possible(rules: Rules, game_id: str, cells: list[int]) -> bool:
     """True iff the scoring cards can be split among the players to give exactly these cells."""
     values = sorted(cells)
-    key = (rules.key, game_id, *values)
-    if key not in _ROWS:
-        _ROWS[key] = _join(_space(rules, game_id), values)
-    return _ROWS[key]
+    return _memo(_ROWS, (rules.key, game_id, *values), lambda: _join(_space(rules, game_id), values), _MAX_ROWS)
 
 
 def _sums(groups: list[list[int]]) -> set[int]:
@@ -110,33 +118,26 @@ def _sums(groups: list[list[int]]) -> set[int]:
     return acc
 
 
-_ROWS: dict[tuple[object, ...], bool] = {}
-
-
 def eralash_possible(rules: Rules, game_id: str, cells: list[int]) -> bool:
     """True iff some split of the deck's cards and tricks gives exactly these cells."""
     game = rules.games[game_id]
     values = sorted(game.sign * c for c in cells)  # who holds which number does not matter
     if len(values) != rules.players or any(v < 0 for v in values):
         return False
-    key = (rules.key, game_id, *values)
-    if key not in _ROWS:
-        if len(_ROWS) > 50_000:
-            _ROWS.clear()
-        _ROWS[key] = _search(rules, game_id, values)
-    return _ROWS[key]
-
-
-def _search(rules: Rules, game_id: str, values: list[int]) -> bool:
-    return _join(_space(rules, game_id), values)
+    return _memo(_ROWS, (rules.key, game_id, *values), lambda: _join(_space(rules, game_id), values), _MAX_ROWS)
 
 
 def _join(space: _Space, values: list[int]) -> bool:
-    """Whether one local tuple per player adds up to the deck: meet in the middle of the table."""
+    """Whether one local tuple per player (by his number) adds up to the deck."""
     groups = [space.by_value.get(v) for v in values]
-    if any(g is None for g in groups):
+    return all(g is not None for g in groups) and _join_codes([g for g in groups if g is not None], space.total)
+
+
+def _join_codes(groups: list[list[int]], total: int) -> bool:
+    """Whether one encoding from each group adds up to ``total``: meet in the middle of the table."""
+    if any(not g for g in groups):
         return False
-    ordered = sorted((g for g in groups if g is not None), key=len)
+    ordered = sorted(groups, key=len)
     # balance the two halves by the product of their sizes
     left: list[list[int]] = []
     right: list[list[int]] = []
@@ -149,7 +150,7 @@ def _join(space: _Space, values: list[int]) -> bool:
             right.append(g)
             rsize *= len(g)
     small, big = (left, right) if lsize <= rsize else (right, left)
-    need = {space.total - s for s in _sums(small)}
+    need = {total - s for s in _sums(small)}
     if len(big) == 1:
         return not need.isdisjoint(big[0])
     return not need.isdisjoint(_sums(big))
@@ -159,3 +160,159 @@ def local_possible(rules: Rules, game_id: str, value: int) -> bool:
     """Whether one player alone can score ``value`` in this game (unsigned in trick games, the cell
     itself in games scored by card values)."""
     return value in _space(rules, game_id).by_value
+
+
+# ---- counted rows: what each player took, checked against the real deck ------------------------
+
+CARD_CATEGORIES = ("hearts", "boys", "girls", "king")
+
+
+@dataclass(frozen=True)
+class _CountModel:
+    """The deck seen through the card categories one game counts.
+
+    Cards are grouped by which counted categories they belong to (K♥ is a heart, the King and,
+    with boys = kings, a boy: one group of its own). A player's local choice is how many cards of
+    each group he took; ``by_counts`` maps the counts those cards give to every such choice, as
+    (cards held, encoding). The encoding is mixed-radix with room for every player, with two more
+    digits for tricks and last tricks, so the sum of the players' encodings is the encoding of
+    the sum and the row is possible iff one choice per player adds up to the whole deck.
+    """
+
+    cats: tuple[str, ...]  # the card categories counted, in CARD_CATEGORIES order
+    groups: tuple[tuple[tuple[str, ...], int], ...]  # (categories of the group's cards, how many)
+    by_counts: dict[tuple[int, ...], list[tuple[int, int]]]
+    w_tricks: int
+    w_last: int
+    total_cards: int  # the encoding of every group taken in full
+
+
+def _count_model(rules: Rules, game_id: str) -> _CountModel:
+    return _memo(_SPACES, ("counts", rules.key, game_id), lambda: _build_count_model(rules, game_id), _MAX_SPACES)
+
+
+def _build_count_model(rules: Rules, game_id: str) -> _CountModel:
+    game, deck, n = rules.games[game_id], rules.deck, rules.players
+    cats = tuple(c for c in CARD_CATEGORIES if c in game.units)
+    sizes: Counter[tuple[str, ...]] = Counter()
+    for card in deck.cards:
+        sig = tuple(c for c in cats if deck.is_in(card, c))
+        if sig:
+            sizes[sig] += 1
+    groups = tuple(sorted(sizes.items()))
+    weights, w = [], 1
+    for _, cnt in groups:
+        weights.append(w)
+        w *= n * cnt + 1
+    w_tricks = w
+    w_last = w * (n * deck.tricks + 1)
+    by_counts: dict[tuple[int, ...], list[tuple[int, int]]] = defaultdict(list)
+    for xs in itertools.product(*(range(cnt + 1) for _, cnt in groups)):
+        seen = tuple(sum(x for (sig, _), x in zip(groups, xs) if c in sig) for c in cats)
+        by_counts[seen].append((sum(xs), sum(wt * x for wt, x in zip(weights, xs))))
+    total = sum(wt * cnt for wt, (_, cnt) in zip(weights, groups))
+    return _CountModel(cats, groups, dict(by_counts), w_tricks, w_last, total)
+
+
+def _player_codes(rules: Rules, model: _CountModel, counts: Mapping[str, int], tricks_known: bool,
+                  last_known: bool) -> list[int]:
+    """Every encoding of one player's share that gives exactly his counts."""
+    deck, n = rules.deck, rules.players
+    choices = model.by_counts.get(tuple(counts.get(c, 0) for c in model.cats), [])
+    t_fixed = counts.get("tricks", 0) if tricks_known else None
+    lt = counts.get("last", 0) if last_known else 0
+    out = []
+    for cards, code in choices:
+        lowest = max(-(-cards // n), lt)
+        for t in ([t_fixed] if t_fixed is not None else range(lowest, deck.tricks + 1)):
+            if lowest <= t <= deck.tricks:
+                out.append(code + model.w_tricks * t + model.w_last * lt)
+    return out
+
+
+def counts_possible(rules: Rules, game_id: str, taken: list[Mapping[str, int]]) -> bool:
+    """True iff the deck can be split into tricks, and the tricks (with the last ones) given to
+    the players, so that each player's counts come out exactly as written.
+
+    ``taken`` holds, per player, the game's categories (``tricks`` for the tricks of a trump deal).
+    A category the game does not count is free.
+    """
+    rows = sorted(tuple(sorted(_as_tricks(t).items())) for t in taken)  # who took what does not matter
+    return _memo(_ROWS, ("counts", rules.key, game_id, *rows), lambda: _counts_join(rules, game_id, rows), _MAX_ROWS)
+
+
+def _as_tricks(counts: Mapping[str, int]) -> dict[str, int]:
+    """A trump deal counts its tricks under the name ``trumps``; here they are tricks."""
+    return {("tricks" if c == "trumps" else c): v for c, v in counts.items()}
+
+
+def _known(game: Game) -> tuple[bool, bool]:
+    """Whether the game counts the tricks and the last tricks (else they are free)."""
+    return "tricks" in game.units or "trumps" in game.units, "last" in game.units
+
+
+def _counts_join(rules: Rules, game_id: str, rows: list[tuple[tuple[str, int], ...]]) -> bool:
+    model = _count_model(rules, game_id)
+    tricks_known, last_known = _known(rules.games[game_id])
+    groups = [_player_codes(rules, model, dict(r), tricks_known, last_known) for r in rows]
+    # every trick is someone's; the last tricks are among them when they are counted
+    deck = rules.deck
+    total = model.total_cards + model.w_tricks * deck.tricks + (model.w_last * deck.last_tricks if last_known else 0)
+    return _join_codes(groups, total)
+
+
+def count_shortfall(rules: Rules, game_id: str, counts: Mapping[str, int], who: str) -> str | None:
+    """Why one player's counts are impossible whatever the others took, naming the card or the
+    tricks at fault; None when some share of the deck gives them."""
+    game, deck, n = rules.games[game_id], rules.deck, rules.players
+    model = _count_model(rules, game_id)
+    tricks_known, last_known = _known(game)
+    counts = _as_tricks(counts)
+    t, lt = counts.get("tricks", 0), counts.get("last", 0)
+    counted = (*model.cats, *(("tricks",) if tricks_known else ()), *(("last",) if last_known else ()))
+    for cat in counted:
+        if counts.get(cat, 0) > deck.count(cat):
+            return f"{who}'s {cat} cannot be {counts[cat]}: the deal holds {deck.count(cat)}"
+    if tricks_known and last_known and lt > t:
+        return f"{who} took {lt} of the last tricks but only {t} tricks"
+    held = [c for c in model.cats if counts.get(c, 0)]
+    if tricks_known and t == 0 and held:
+        return f"{who} took no tricks, so {who}'s {held[0]} cannot be {counts[held[0]]}"
+    if counts.get("king", 0):
+        for cat, why in (("hearts", "the King is a heart"), ("boys", "the King is a boy under these rules")):
+            if cat in model.cats and deck.is_in("KH", cat) and counts.get(cat, 0) == 0:
+                return f"{why}, so {who}'s {cat} cannot be 0"
+    choices = model.by_counts.get(tuple(counts.get(c, 0) for c in model.cats))
+    if not choices:
+        shown = ", ".join(f"{c} {counts.get(c, 0)}" for c in model.cats)
+        return f"no cards of the deck give {who} {shown} together (Q♥, J♥ and K♥ count twice)"
+    fewest = min(cards for cards, _ in choices)
+    if tricks_known and fewest > n * t:
+        return f"{who}'s {t} trick(s) hold {n * t} cards, fewer than the {fewest} these counts need"
+    return None
+
+
+_CARD_WORDS = {"hearts": "a heart", "boys": "a boy", "girls": "a girl", "king": "the King"}
+
+
+def count_conflict(rules: Rules, game_id: str, taken: list[Mapping[str, int]]) -> str:
+    """Why counts that are each possible alone cannot come from one deck: the first card that
+    counts twice with no player to hold it, else the tricks that cannot hold what they must."""
+    model = _count_model(rules, game_id)
+    rows = [_as_tricks(t) for t in taken]
+    for sig, size in model.groups:
+        if len(sig) < 2:
+            continue
+        room = sum(min(r.get(c, 0) for c in sig) for r in rows)
+        if room < size:
+            cards = [_card_name(c) for c in rules.deck.cards if tuple(k for k in model.cats
+                                                                      if rules.deck.is_in(c, k)) == sig]
+            what = " and ".join(_CARD_WORDS[c] for c in sig)
+            return (f"{', '.join(cards)} {'is' if len(cards) == 1 else 'are'} {what}, but the players' "
+                    f"counts leave room for {room} such card(s), not {size}")
+    return (f"no split of the cards into tricks of {rules.players} gives these counts together "
+            "(Q♥, J♥ and K♥ count twice)")
+
+
+def _card_name(card: str) -> str:
+    return card[:-1] + {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}[card[-1]]

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .feasibility import cards_possible, eralash_possible, local_possible
+from .feasibility import cards_possible, count_conflict, count_shortfall, counts_possible, eralash_possible, local_possible
 from .gamefile import Deal, GameFile
 from .problems import Problem, num
 from .rules import SUIT_NAMES, Game, Rules, base
@@ -98,7 +98,7 @@ class _Deal:
 
 def _cells_from_taken(game: Game, taken: tuple[Mapping[str, int], ...], rules: Rules, chk: _Deal,
                       players: tuple[str, ...]) -> tuple[int, ...]:
-    """Points from counts, checking the counts themselves against the deck."""
+    """Points from counts, checking the counts themselves exactly against the deck."""
     cats = game.categories
     as_counts = [{("trumps" if c == "tricks" and cats == ("trumps",) else c): v for c, v in t.items()}
                  for t in taken]
@@ -106,35 +106,17 @@ def _cells_from_taken(game: Game, taken: tuple[Mapping[str, int], ...], rules: R
         extra = [c for c, v in counts.items() if c not in cats and v]
         if extra:
             chk.add("cell-impossible", f"{who}: {extra[0]} is not counted in this game", who)
-        if game.kind == "eralash":
-            t = counts.get("tricks", 0)
-            if counts.get("last", 0) > t:
-                chk.add("cell-impossible", f"{who} took {counts['last']} of the last tricks but only {t} tricks", who)
-            if t == 0 and any(counts.get(c, 0) for c in cats):
-                chk.add("cell-impossible", f"{who} took no tricks, so took nothing", who)
-            elif counts.get("king", 0) > counts.get("hearts", 0):
-                chk.add("cell-impossible", f"{who} took the King (a heart) but no hearts", who)
-            elif (need := _fewest_cards(counts, rules)) > rules.players * t:
-                chk.add("cell-impossible", f"{who}'s {t} trick(s) hold {rules.players * t} cards, fewer than "
-                        f"the {need} these counts need", who)
+        elif (why := count_shortfall(rules, game.id, counts, who)) is not None:
+            chk.add("cell-impossible", f"{who}: {why}", who)
     for cat in cats:
         got = sum(c.get(cat, 0) for c in as_counts)
         want = game.counts[cat]
         if got != want:
             noun = "tricks" if cat == "trumps" else cat
             chk.add("row-sum", f"{noun} taken add up to {got}, the deal holds {want}", expected=want, actual=got)
+    if not chk.problems and not counts_possible(rules, game.id, as_counts):
+        chk.add("cell-impossible", count_conflict(rules, game.id, as_counts))
     return tuple(game.points(c) for c in as_counts)
-
-
-def _fewest_cards(counts: Mapping[str, int], rules: Rules) -> int:
-    """The fewest cards that give these counts: a card may count twice (Q♥ is a heart and a girl,
-    J♥ or K♥ a heart and a boy when jacks or kings are boys; K♥ is always the King)."""
-    h, g, b = counts.get("hearts", 0), counts.get("girls", 0), counts.get("boys", 0)
-    shared = min(h, g, 1)  # Q♥
-    left_h = h - shared
-    boy_hearts = sum(1 for c in ("JH", "KH") if c in rules.deck.cards and rules.deck.is_in(c, "boys"))
-    shared_b = min(left_h, b, boy_hearts)
-    return h + g + b - shared - shared_b
 
 
 def suit_of(contract: str | None) -> str | None:
