@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -230,7 +230,7 @@ def _player_codes(rules: Rules, model: _CountModel, counts: Mapping[str, int], t
     return out
 
 
-def counts_possible(rules: Rules, game_id: str, taken: list[Mapping[str, int]]) -> bool:
+def counts_possible(rules: Rules, game_id: str, taken: Sequence[Mapping[str, int]]) -> bool:
     """True iff the deck can be split into tricks, and the tricks (with the last ones) given to
     the players, so that each player's counts come out exactly as written.
 
@@ -295,7 +295,7 @@ def count_shortfall(rules: Rules, game_id: str, counts: Mapping[str, int], who: 
 _CARD_WORDS = {"hearts": "a heart", "boys": "a boy", "girls": "a girl", "king": "the King"}
 
 
-def count_conflict(rules: Rules, game_id: str, taken: list[Mapping[str, int]]) -> str:
+def count_conflict(rules: Rules, game_id: str, taken: Sequence[Mapping[str, int]]) -> str:
     """Why counts that are each possible alone cannot come from one deck: the first card that
     counts twice with no player to hold it, else the tricks that cannot hold what they must."""
     model = _count_model(rules, game_id)

@@ -11,7 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .feasibility import cards_possible, count_conflict, count_shortfall, counts_possible, eralash_possible, local_possible
+from .feasibility import (
+    cards_possible,
+    count_conflict,
+    count_shortfall,
+    counts_possible,
+    eralash_possible,
+    local_possible,
+)
 from .gamefile import Deal, GameFile
 from .problems import Problem, num
 from .rules import SUIT_NAMES, Game, Rules, base
