@@ -1,6 +1,6 @@
 """Print every figure the issues ask for. Usage: python bench/bench.py [--quick] [section ...]
 
-Sections: verify, eralash, cli, pdf, xlsx, batch. Timings are medians of repeated runs on this
+Sections: verify, eralash, counted, cli, pdf, xlsx, batch. Timings are medians of repeated runs on this
 machine; whole-process figures are compared with a minimal typer app measured in the same run.
 """
 
@@ -118,6 +118,58 @@ def bench_eralash(quick: bool) -> None:
               f"(row {worst_row}); table built once per rules in {build * 1000:.1f} ms")
 
 
+def bench_counted(quick: bool) -> None:
+    """Counted Ералаш rows (``taken``): real deals of the deck and the same rows with counts moved
+    between players (mostly impossible), each checked with the row cache cleared."""
+    from kingsheet.feasibility import _ROWS, _SPACES, _count_model, counts_possible
+    from kingsheet.rules import load_rules
+
+    cats = ("tricks", "hearts", "boys", "girls", "king", "last")
+    for tid, opts in [("blank-4", {"boys": "jacks"}), ("blank-4", {"boys": "kings"}),
+                      ("blank-4", {"boys": "jacks+kings"}), ("three-30", {}), ("six-48", {"boys": "jacks+kings"}),
+                      ("classic-52", {"eralash": "yes", "last": "one"}),
+                      ("classic-52", {"eralash": "yes", "last": "two"})]:
+        rules = load_rules(tid, opts)
+        deck, n = rules.deck, rules.players
+        rng = random.Random(7)
+        _SPACES.clear()
+        t0 = time.perf_counter()
+        _count_model(rules, "eralash")
+        build = time.perf_counter() - t0
+        rows = []
+        for _ in range(60 if quick else 400):
+            cards = list(deck.cards)
+            rng.shuffle(cards)
+            cards = [c for c in cards if any(deck.is_in(c, k) for k in cats[1:5])] + \
+                [c for c in cards if not any(deck.is_in(c, k) for k in cats[1:5])][deck.talon:]
+            rng.shuffle(cards)
+            row = [dict.fromkeys(cats, 0) for _ in range(n)]
+            for k in range(deck.tricks):
+                got = row[rng.randrange(n)]
+                got["tricks"] += 1
+                got["last"] += k >= deck.tricks - deck.last_tricks
+                for c in cards[k * n:(k + 1) * n]:
+                    for cat in cats[1:5]:
+                        got[cat] += deck.is_in(c, cat)
+            rows.append(row)
+            bent = [dict(r) for r in row]
+            for _ in range(2):
+                cat = rng.choice(cats)
+                a, b = rng.randrange(n), rng.randrange(n)
+                if bent[a][cat]:
+                    bent[a][cat] -= 1
+                    bent[b][cat] += 1
+            rows.append(bent)
+        worst, refused = 0.0, 0
+        for row in rows:
+            t = median_time(lambda r=row, ru=rules: (_ROWS.clear(), counts_possible(ru, "eralash", r)), 3)
+            refused += not counts_possible(rules, "eralash", row)
+            worst = max(worst, t)
+        goal = "≤ 10 ms" if len(deck.cards) > 40 else "≤ 2 ms"
+        print(f"counted Ералаш row, {tid} {opts}, {len(deck.cards)} cards: worst {worst * 1000:.3f} ms over "
+              f"{len(rows)} rows ({refused} impossible; goal {goal}); model built once in {build * 1000:.1f} ms")
+
+
 def bench_cli(quick: bool) -> None:
     compile_package()
     n = 5 if quick else 15
@@ -197,7 +249,8 @@ def bench_batch(quick: bool) -> None:
                   "goal ≤ 10 s on 2 cores)")
 
 
-SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "cli": bench_cli, "pdf": bench_pdf,
+SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "counted": bench_counted,
+            "cli": bench_cli, "pdf": bench_pdf,
             "xlsx": bench_xlsx}
 
 
