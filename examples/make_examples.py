@@ -51,7 +51,7 @@ def write_example(tid: str, seed: int) -> str:
         if game.kind == "trumps":
             out.append(f"declarer = {q(players[who])}")
             out.append(f"contract = {q(rng.choice(list(SUIT_NAMES.values())))}")
-            if rules.trumps.get("bidding"):
+            if rules.bidding:
                 bid = rng.randint(1, 3)
                 taken = played.taken[who]["tricks"]
                 points[who] = game.units["trumps"] * max(0, taken - bid)

@@ -248,7 +248,7 @@ def _legend(rules: Rules, lang: str, scale: float) -> list[object]:
                      "выигрывает тот, у кого меньше всего минусов." if lang == "ru" else
                      f"To {num(-rules.limit)}: the game ends with the deal in which a total reaches "
                      f"{num(-rules.limit)}; the fewest minus points win.")
-    if rules.trumps.get("bidding"):
+    if rules.bidding:
         lines.append("Козыри с торговлей: заказавший пишет себе только взятки сверх заявки."
                      if lang == "ru" else "Trumps with bidding: the declarer writes only tricks above his bid.")
     return [Spacer(1, 2 * mm), *[para(line, 7 * scale) for line in lines]]

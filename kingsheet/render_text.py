@@ -57,9 +57,9 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
     for key, (choices, default) in tpl.options.items():
         chosen = rules.options[key]
         lines.append(f"option {key}: {' | '.join(choices)} (default {default}; now {chosen})")
-    if rules.trumps.get("bidding"):
+    if rules.bidding:
         lines.append("trump deals: the declarer's bid is taken off his tricks (bid = N)")
-    if rules.trumps.get("buyout"):
+    if rules.buyout:
         lines.append("trump deals may be bought: buyer = …, price = N tricks")
     for note in tpl.notes:
         lines.append(f"note: {note}")

@@ -71,7 +71,7 @@ class _Columns:
         self.who = self.dealer + 1
         col = self.who
         self.bid = self.contract = None
-        if rules.trumps.get("bidding") or (penalty is not None and penalty.bid):
+        if rules.bidding or (penalty is not None and penalty.bid):
             col += 1
             self.bid = col
         if penalty is not None and penalty.choose_suit:
@@ -97,8 +97,8 @@ def _bounds(rules: Rules, gid: str | None) -> tuple[int, int]:
     lo = hi = 0
     for g in games:
         if g.kind == "trumps":
-            span = g.total * 2 if (rules.trumps.get("buyout") or rules.trumps.get("bidding")) else g.total
-            lo, hi = min(lo, -span if rules.trumps.get("buyout") else 0), max(hi, span)
+            span = g.total * 2 if (rules.buyout or rules.bidding) else g.total
+            lo, hi = min(lo, -span if rules.buyout else 0), max(hi, span)
         else:
             lo, hi = min(lo, g.total), max(hi, g.total)
     return lo, hi

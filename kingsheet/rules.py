@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,32 @@ from .tomltext import TomlProblem, parse
 from .vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
 
 SUITS = ("S", "C", "D", "H")
-ORDERS = ("fixed", "ordered-table", "ordered-player", "to-limit")
+
+
+class Order(StrEnum):
+    """How the deals of a game follow each other."""
+
+    FIXED = "fixed"  # the template's order, deal by deal
+    ORDERED_TABLE = "ordered-table"  # any order; each game once at the table
+    ORDERED_PLAYER = "ordered-player"  # any order; each player orders each game once
+    TO_LIMIT = "to-limit"  # one game dealt until a total reaches the limit
+
+
+ORDERS = tuple(o.value for o in Order)
 TEMPLATE_KEYS = {
     "format", "id", "name", "source", "notes", "players", "order", "deck", "options",
-    "units", "trumps", "labels", "stages", "stated", "penalty", "limit",
+    "units", "trumps", "turn", "labels", "stages", "stated", "penalty", "limit",
 }
+TRUMPS_KEYS = {"bidding": "whether the declarer bids tricks for the trump (Кинг с торговлей)",
+               "buyout": "whether another player may buy the deal (торговля: buyer and price)"}
+
+
+class Turn(StrEnum):
+    """Who declares a trump deal or orders a game."""
+
+    LEFT = "left-of-dealer"  # the player left of that deal's dealer (seeds 000, 002)
+    FREE = "free"  # anyone; each player keeps his share (trump deals) or his games (ordered)
+    AUCTION = "auction"  # whoever wins the auction; three passes leave it to the dealer, bidding 1
 SUIT_NAMES = {
     "S": ("s", "spades", "пики", "пика", "♠"), "C": ("c", "clubs", "трефы", "трефа", "крести", "♣"),
     "D": ("d", "diamonds", "бубны", "бубна", "♦"), "H": ("h", "hearts", "черви", "червы", "♥"),
@@ -60,7 +82,7 @@ class Template:
     source: str
     notes: tuple[str, ...]
     players: int
-    order: str
+    order: Order
     raw: Mapping[str, Any]
     path: Path | None = None
 
@@ -162,7 +184,10 @@ class Rules:
     deck: Deck
     games: Mapping[str, Game]
     stages: tuple[tuple[str, ...], ...]  # game ids per stage, in the template's order
-    trumps: Mapping[str, bool] = field(default_factory=dict)
+    bidding: bool = False  # trump deals: the declarer bid N tricks and scores only those above N
+    buyout: bool = False  # trump deals: another player may buy the deal for a price in tricks
+    declares: Turn = Turn.LEFT  # who declares a trump deal
+    orders: Turn = Turn.LEFT  # who orders a game (ordered templates)
 
     @property
     def id(self) -> str:
@@ -178,7 +203,7 @@ class Rules:
         return self.template.players
 
     @property
-    def order(self) -> str:
+    def order(self) -> Order:
         return self.template.order
 
     def stage_of(self, game_id: str) -> int:
@@ -308,7 +333,7 @@ def template_from_raw(raw: dict[str, Any], where: str, path: Path | None = None)
         notes = [notes]
     return Template(
         id=str(raw["id"]), name=name, source=str(raw.get("source", "")),
-        notes=tuple(str(n) for n in notes), players=players, order=order, raw=raw, path=path,
+        notes=tuple(str(n) for n in notes), players=players, order=Order(order), raw=raw, path=path,
     )
 
 
@@ -500,7 +525,9 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
                 parts = " + ".join(f"{game.units[c]}×{game.counts[c]}" for c in game.units)
                 err(f"{where}: stated total of {key} is {stated}, but its units give {parts} = {abs(game.total)}")
                 break
-    rules = Rules(template, options, deck, games, tuple(stages), dict(raw.get("trumps", {})))
+    bidding, buyout = _trump_flags(raw.get("trumps", {}), where, err)
+    declares, orders = _turns(raw.get("turn", {}), bidding, where, err)
+    rules = Rules(template, options, deck, games, tuple(stages), bidding, buyout, declares, orders)
     for i, stage in enumerate(raw["stages"]):
         if "total" in stage and complete:
             derived = sum(games[g].total for g in rules.slots if g in stages[i])
@@ -521,6 +548,42 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
     elif limit is not None:
         err(f"{where}: [limit] is only for order = \"to-limit\"")
     return rules
+
+
+def _trump_flags(spec: Any, where: str, err: Callable[[str], None]) -> tuple[bool, bool]:
+    """[trumps]: known keys only, and each a true boolean (``bidding = "no"`` is a mistake)."""
+    if not isinstance(spec, dict):
+        err(f"{where}: trumps must be a table ([trumps] with {', '.join(TRUMPS_KEYS)})")
+        return False, False
+    flags = {}
+    for key, value in spec.items():
+        if key not in TRUMPS_KEYS:
+            err(f"{where}: trumps.{key} is not a key of [trumps] (known: {', '.join(TRUMPS_KEYS)})")
+        elif not isinstance(value, bool):
+            err(f"{where}: trumps.{key} must be true or false, not {value!r}")
+        else:
+            flags[key] = value
+    return flags.get("bidding", False), flags.get("buyout", False)
+
+
+def _turns(spec: Any, bidding: bool, where: str, err: Callable[[str], None]) -> tuple[Turn, Turn]:
+    """[turn]: who declares trump deals and who orders games; by default the player left of the
+    dealer (seeds 000 and 002), and the auction's winner where the trump deals are bid for."""
+    declares, orders = (Turn.AUCTION if bidding else Turn.LEFT), Turn.LEFT
+    if not isinstance(spec, dict):
+        err(f"{where}: turn must be a table ([turn] with trumps = …, orders = …)")
+        return declares, orders
+    known = ", ".join(t.value for t in Turn)
+    for key, value in spec.items():
+        if key not in ("trumps", "orders"):
+            err(f"{where}: turn.{key} is not a key of [turn] (known: trumps, orders)")
+        elif value not in {t.value for t in Turn}:
+            err(f"{where}: turn.{key} must be one of {known}, not {value!r}")
+        elif key == "trumps":
+            declares = Turn(value)
+        else:
+            orders = Turn(value)
+    return declares, orders
 
 
 def _penalty_game(raw: Mapping[str, Any], deck: Deck, where: str, err: Callable[[str], None]) -> Game | None:

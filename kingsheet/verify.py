@@ -6,9 +6,8 @@ a whole (exact for Ералаш); 4. ИТОГО (−), ИТОГО (+) and ИТО
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from .feasibility import (
@@ -21,73 +20,12 @@ from .feasibility import (
 )
 from .gamefile import Deal, GameFile
 from .problems import Problem, num
-from .rules import SUIT_NAMES, Game, Rules, base
-from .vocabulary import GAME_LABELS
+from .report import Report, Row, Totals
+from .rules import SUIT_NAMES, Game, Rules
+from .sequence import check_sequence, ended_at
+from .sequence import label as game_label
 
-
-@dataclass(frozen=True)
-class Row:
-    deal: Deal
-    game_id: str | None
-    cells: tuple[int, ...] | None
-    expected: int | None  # the row's total («Очки»)
-    dealer: str
-    declarer: str | None
-    problems: tuple[Problem, ...]
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-@dataclass(frozen=True)
-class Totals:
-    minus: int
-    plus: int
-
-    @property
-    def total(self) -> int:
-        return self.minus + self.plus
-
-
-@dataclass(frozen=True)
-class Report:
-    game: GameFile
-    rows: tuple[Row, ...]
-    problems: tuple[Problem, ...]
-    totals: Mapping[str, Totals]
-    expected: Totals  # what ИТОГО (−) and ИТОГО (+) of the table should be when complete
-    complete: bool
-    ended_at: int | None = None  # a game played to a limit: the deal that ended it
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    @property
-    def sums(self) -> Totals:
-        return Totals(sum(t.minus for t in self.totals.values()), sum(t.plus for t in self.totals.values()))
-
-    def leader(self) -> list[str]:
-        if not self.totals:
-            return []
-        best = max(t.total for t in self.totals.values())
-        return [p for p, t in self.totals.items() if t.total == best]
-
-    def as_json(self) -> dict[str, Any]:
-        sums = self.sums
-        return {
-            "file": str(self.game.path) if self.game.path else None,
-            "rules": self.game.rules.id,
-            "ok": self.ok,
-            "complete": self.complete,
-            "errors": [p.as_json() for p in self.problems],
-            "players": list(self.game.players),
-            "totals": {p: {"minus": t.minus, "plus": t.plus, "total": t.total} for p, t in self.totals.items()},
-            "sums": {"minus": sums.minus, "plus": sums.plus, "total": sums.total},
-            "expected": {"minus": self.expected.minus, "plus": self.expected.plus,
-                         "total": self.expected.total},
-        }
+__all__ = ["Report", "Row", "Totals", "ended_at", "suit_of", "verify"]
 
 
 class _Deal:
@@ -188,8 +126,10 @@ def _check_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, p
         assert unit is not None
         tricks = rules.deck.tricks
         cells_l = list(cells)
-        bidding = rules.trumps.get("bidding", False)
-        if deal.buyer and deal.price is not None and deal.declarer and deal.buyer != deal.declarer:
+        bidding = rules.bidding
+        if (deal.buyer or deal.price is not None) and not rules.buyout:
+            chk.add("buyout", "these rules have no buyout (торговля): buyer and price are not part of them")
+        elif deal.buyer and deal.price is not None and deal.declarer and deal.buyer != deal.declarer:
             # торговля: the buyer gave the seller `price` tricks; undo it to check the play
             i, j = players.index(deal.buyer), players.index(deal.declarer)
             cells_l[i] += unit * deal.price
@@ -237,127 +177,15 @@ def _check_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, p
                 chk.add("cell-impossible", f"{who}: no one can take exactly {num(cell)} in this game", who,
                         actual=cell)
     total = sum(cells)
-    if total != expected:
+    whole = [who for who, cell in zip(players, cells) if cell == expected] if game.kind == "single" else []
+    if total != expected and len(whole) > 1:
+        chk.add("row-sum", f"row sums to {num(total)}, expected {num(expected)}: {' and '.join(whole)} are each "
+                f"written the whole {num(expected)}, which one player takes", expected=expected, actual=total)
+    elif total != expected:
         chk.add("row-sum", f"row sums to {num(total)}, expected {num(expected)}", expected=expected, actual=total)
     elif game.kind == "eralash" and not chk.problems and not eralash_possible(rules, game.id, list(cells)):
         chk.add("cell-impossible", "no split of the cards and tricks gives these cells")
     return expected
-
-
-def _align(slots: tuple[str, ...], played: list[str | None]) -> list[tuple[str, int, str]]:
-    """Damerau–Levenshtein alignment of the played games against the template's order.
-
-    Returns (code, deal index, what) for each difference; unplayed slots after the last deal
-    are not missing, the game simply is not finished.
-    """
-    n, m = len(played), len(slots)
-    inf = 10**9
-    dist = [[inf] * (m + 1) for _ in range(n + 1)]
-    for j in range(m + 1):
-        dist[0][j] = j
-    for i in range(n + 1):
-        dist[i][0] = i
-    for i in range(1, n + 1):
-        for j in range(1, m + 1):
-            same = played[i - 1] == slots[j - 1]
-            best = min(dist[i - 1][j] + 1, dist[i][j - 1] + 1, dist[i - 1][j - 1] + (0 if same else 1))
-            if i > 1 and j > 1 and played[i - 1] == slots[j - 2] and played[i - 2] == slots[j - 1] and not same:
-                best = min(best, dist[i - 2][j - 2] + 1)
-            dist[i][j] = best
-    j = min(range(m + 1), key=lambda k: (dist[n][k], -k)) if n else 0
-    i, out = n, []
-    while i > 0 or j > 0:
-        same = i > 0 and j > 0 and played[i - 1] == slots[j - 1]
-        if i > 0 and j > 0 and dist[i][j] == dist[i - 1][j - 1] + (0 if same else 1):
-            if not same:
-                out.append(("wrong-order", i - 1, slots[j - 1]))
-            i, j = i - 1, j - 1
-        elif (i > 1 and j > 1 and played[i - 1] == slots[j - 2] and played[i - 2] == slots[j - 1]
-              and dist[i][j] == dist[i - 2][j - 2] + 1):
-            out.append(("swapped", i - 2, slots[j - 2]))
-            i, j = i - 2, j - 2
-        elif j > 0 and dist[i][j] == dist[i][j - 1] + 1:
-            out.append(("missing-deal", i, slots[j - 1]))
-            j -= 1
-        else:
-            out.append(("extra-deal", i - 1, played[i - 1] or "?"))
-            i -= 1
-    return list(reversed(out))
-
-
-def _label(rules: Rules, gid: str, lang: str = "ru") -> str:
-    game = rules.games.get(gid)
-    return game.label(lang) if game else GAME_LABELS.get(base(gid), {}).get(lang, gid)
-
-
-def _sequence(game: GameFile, rows: list[Row]) -> list[Problem]:
-    rules, problems = game.rules, []
-    played = [r.game_id for r in rows]
-
-    def add(code: str, number: int | None, gid: str | None, text: str, player: str | None = None,
-            shown: str | None = None) -> None:
-        """``shown`` is the game the sheet has at that deal, when it differs from ``gid``."""
-        label_of = shown or gid
-        where = (f"deal {number}" if number else "the sheet") + (f" ({_label(rules, label_of)})" if label_of else "")
-        problems.append(Problem(code, number, gid, player, None, None, f"{where}: {text}"))
-
-    if rules.order == "to-limit":
-        end = ended_at(game, rows)
-        if end is not None:
-            for row in rows:
-                if row.deal.number > end:
-                    add("extra-deal", row.deal.number, row.game_id,
-                        f"the game ended at deal {end}, when a total reached {num(-(rules.limit or 0))}")
-    elif rules.order == "fixed":
-        for code, idx, what in _align(rules.slots, played):
-            number = rows[idx].deal.number if idx < len(rows) else (rows[-1].deal.number + 1 if rows else 1)
-            if code == "wrong-order":
-                add("wrong-order", number, played[idx], f"the sheet has {_label(rules, what)} here")
-            elif code == "swapped":
-                add("wrong-order", number, played[idx],
-                    f"played before {_label(rules, played[idx + 1] or '')} (deal {number + 1}); "
-                    "the two are swapped")
-            elif code == "missing-deal":
-                shown = played[idx] if idx < len(played) else None
-                add("missing-deal", number, what, f"{_label(rules, what)} is missing before this deal",
-                    shown=shown)
-            else:
-                add("extra-deal", number, played[idx], "one deal too many: the sheet has no row for it")
-    else:
-        per_player = rules.order == "ordered-player"
-        want = Counter(rules.per_round)
-        seen: Counter[tuple[str | None, str]] = Counter()
-        for row in rows:
-            if row.game_id is None:
-                continue
-            who = row.deal.orderer
-            if per_player and who is None:
-                add("orderer", row.deal.number, row.game_id, "who ordered this game is not recorded")
-                continue
-            key = (who if per_player else None, row.game_id)
-            seen[key] += 1
-            if seen[key] > want[row.game_id]:
-                whose = f"{who} has" if per_player else "the table has"
-                add("extra-deal", row.deal.number, row.game_id,
-                    f"{whose} already played {_label(rules, row.game_id)}", who if per_player else None)
-        if len(rows) >= len(rules.slots):
-            for who in (game.players if per_player else (None,)):
-                for gid, count in want.items():
-                    short = count - seen[(who, gid)]
-                    if short > 0:
-                        whom = f"{who} has" if who else "the table has"
-                        add("missing-deal", None, gid, f"{whom} not played {_label(rules, gid)}", who)
-    trump_slots = [g for g in rules.slots if rules.games[g].kind == "trumps"]
-    if trump_slots and rules.order == "fixed":
-        share = len(trump_slots) / len(game.players)
-        declared: Counter[str] = Counter()
-        for row in rows:
-            if row.game_id and rules.games[row.game_id].kind == "trumps" and row.declarer:
-                declared[row.declarer] += 1
-                if declared[row.declarer] > share:
-                    add("declarer", row.deal.number, row.game_id,
-                        f"{row.declarer} declares more than his share ({share:g})", row.declarer)
-    return problems
 
 
 def verify(game: GameFile) -> Report:
@@ -370,7 +198,7 @@ def verify(game: GameFile) -> Report:
     for deal in game.deals:
         gid = rules.find_game(deal.game)
         dealer = game.dealer_of(deal.number)
-        label = _label(rules, gid) if gid else deal.game
+        label = game_label(rules, gid) if gid else deal.game
         chk = _Deal(deal.number, label, gid)
         cells: tuple[int, ...] | None = None
         expected = None
@@ -396,7 +224,7 @@ def verify(game: GameFile) -> Report:
                     side[who] += cell
         rows.append(Row(deal, gid, cells, expected, dealer, declarer, tuple(chk.problems)))
         all_problems.extend(chk.problems)
-    all_problems.extend(_sequence(game, rows))
+    all_problems.extend(check_sequence(game, rows))
     totals = {p: Totals(minus[p], plus[p]) for p in players}
     ended = ended_at(game, rows)
     if rules.limit is not None:
@@ -418,20 +246,6 @@ def verify(game: GameFile) -> Report:
             all_problems.append(Problem("grand-total", None, None, None, exp.total, s_minus + s_plus,
                                         f"ИТОГО sums to {num(s_minus + s_plus)}, expected {num(exp.total)}"))
     return Report(game, tuple(rows), tuple(all_problems), totals, exp, complete, ended)
-
-
-def ended_at(game: GameFile, rows: list[Row]) -> int | None:
-    """For a game played to a limit: the deal after which someone's total reached −limit."""
-    limit = game.rules.limit
-    if limit is None:
-        return None
-    running = dict.fromkeys(game.players, 0)
-    for row in rows:
-        for who, cell in zip(game.players, row.cells or ()):
-            running[who] += cell
-        if min(running.values()) <= -limit:
-            return row.deal.number
-    return None
 
 
 def _with_declarer(deal: Deal, declarer: str) -> Deal:

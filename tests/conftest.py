@@ -41,3 +41,13 @@ def deal(game: str, points: list[int], **extra: object) -> str:
     for k, v in extra.items():
         lines.append(f'{k} = "{v}"' if isinstance(v, str) else f"{k} = {v}")
     return "\n".join(lines) + "\n"
+
+
+def free_order_template(folder: Path) -> Path:
+    """ordered-56 where any player may order ([turn] orders = "free"): for tests whose writers
+    each order their own games, whatever the dealer."""
+    house = (ROOT / "templates" / "ordered-56.toml").read_text(encoding="utf-8")
+    path = folder / "free.toml"
+    path.write_text(house.replace('id = "ordered-56"', 'id = "free-56"') + '\n[turn]\norders = "free"\n',
+                    encoding="utf-8")
+    return path

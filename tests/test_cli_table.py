@@ -216,10 +216,12 @@ def test_two_terminals_lose_no_deals(tmp_path):
     import subprocess
     import sys
 
-    from conftest import ROOT
+    from conftest import ROOT, free_order_template
 
+    # any player may order here ([turn] orders = "free"), so each writer orders its own games
+    free_order_template(tmp_path)
     path = tmp_path / "long.toml"
-    path.write_text('format = 1\nrules = "ordered-56"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n', encoding="utf-8")
+    path.write_text('format = 1\nrules = "free.toml"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n', encoding="utf-8")
     games = ["tricks", "hearts", "boys", "girls", "king", "last"]
     rows = {"tricks": "-4 -4 -4 -4", "hearts": "-4 -4 -4 -4", "boys": "-4 -4 -4 -4", "girls": "-4 -4 -4 -4",
             "king": "-16 0 0 0", "last": "-8 -8 0 0"}
@@ -258,11 +260,13 @@ def test_ordered_game_orderer_defaults_to_the_turn(runner, tmp_path):
     res = runner.invoke(app, ["deal", "-4", "-4", "-4", "-4"])
     assert res.exit_code == 2 and "name the game" in res.stderr
     assert runner.invoke(app, ["deal", "tricks", "-4", "-4", "-4", "-4"]).exit_code == 0
-    assert runner.invoke(app, ["deal", "Кинг", "-16", "0", "0", "0", "--orderer", "Аня"]).exit_code == 0
+    res = runner.invoke(app, ["deal", "Кинг", "-16", "0", "0", "0", "--orderer", "Аня"])
+    assert res.exit_code == 1 and "Аня is written, but Вася orders here (left of Боря, who deals)" in res.stderr
+    assert runner.invoke(app, ["deal", "Кинг", "-16", "0", "0", "0", "--orderer", "Вася"]).exit_code == 0
     res = runner.invoke(app, ["play"], input="eralash+ 24 24 24 24\nquit\n")
     assert res.exit_code == 0, res.output
     assert [(d.orderer, d.game) for d in load_game(path).deals] == [
-        ("Боря", "tricks"), ("Аня", "king"), ("Галя", "eralash+")]
+        ("Боря", "tricks"), ("Вася", "king"), ("Галя", "eralash+")]
 
 
 def test_output_into_a_file_as_folder(runner, tmp_path):

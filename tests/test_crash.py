@@ -20,13 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, free_order_template
 from kingsheet import storage
 from kingsheet.cli import app
 from kingsheet.gamefile import load_game
 
 KILLS = int(os.environ.get("KINGSHEET_KILLS", "200"))
-GAME = 'format = 1\nrules = "ordered-56"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n'
+GAME56 = 'format = 1\nrules = "ordered-56"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n'
+GAME = 'format = 1\nrules = "free.toml"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n'
 ROWS = [("tricks", "-4 -4 -4 -4"), ("hearts", "-4 -4 -4 -4"), ("boys", "-4 -4 -4 -4"),
         ("girls", "-4 -4 -4 -4"), ("king", "-16 0 0 0"), ("last", "-8 -8 0 0"), ("eralash", "-24 -24 -24 -24")]
 PLAYERS = ["Аня", "Боря", "Вася", "Галя"]
@@ -80,6 +81,7 @@ def _child(path: Path, args: list[str], ready_fd: int) -> None:
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_sigkill_at_random_moments_of_saves(tmp_path):
+    free_order_template(tmp_path)
     path = tmp_path / "game.toml"
     path.write_text(GAME, encoding="utf-8")
     rng = random.Random(7)
@@ -121,7 +123,7 @@ def test_sigkill_at_random_moments_of_saves(tmp_path):
 
 def test_full_disk_keeps_the_old_file_and_says_so(tmp_path, runner, monkeypatch):
     path = tmp_path / "game.toml"
-    path.write_text(GAME, encoding="utf-8")
+    path.write_text(GAME56, encoding="utf-8")
     before = path.read_bytes()
     real_fdopen = os.fdopen
 
@@ -139,7 +141,7 @@ def test_full_disk_keeps_the_old_file_and_says_so(tmp_path, runner, monkeypatch)
             self.fh.close()
 
     monkeypatch.setattr(storage.os, "fdopen", lambda fd, *a, **k: Full(real_fdopen(fd, *a, **k)))
-    res = runner.invoke(app, ["deal", str(path), "tricks", "-4", "-4", "-4", "-4", "--orderer", "Аня"])
+    res = runner.invoke(app, ["deal", str(path), "tricks", "-4", "-4", "-4", "-4", "--orderer", "Боря"])
     assert res.exit_code == 2
     assert res.stderr.strip() == f"kingsheet: {path}: not saved, the disk is full; the file is as it was"
     assert path.read_bytes() == before
@@ -156,12 +158,12 @@ def test_real_tiny_tmpfs_when_we_may_mount_one(tmp_path):
         pytest.skip("cannot mount a tmpfs here")
     try:
         path = mnt / "game.toml"
-        path.write_text(GAME + "".join('\n[[deals]]\ngame = "tricks"\norderer = "Аня"\npoints = [-4, -4, -4, -4]\n'
+        path.write_text(GAME56 + "".join('\n[[deals]]\ngame = "tricks"\norderer = "Боря"\npoints = [-4, -4, -4, -4]\n'
                                        for _ in range(1)), encoding="utf-8")
         (mnt / "filler").write_bytes(b"x" * (64 * 1024 - path.stat().st_size - 4096))
         before = path.read_bytes()
         res = subprocess.run([sys.executable, "-m", "kingsheet.cli", "deal", str(path), "hearts", "-4", "-4", "-4",
-                              "-4", "--orderer", "Боря", "--note", "x" * 8000], capture_output=True, text=True,
+                              "-4", "--orderer", "Вася", "--note", "x" * 8000], capture_output=True, text=True,
                              cwd=ROOT)
         assert res.returncode == 2, res.stderr
         assert "not saved" in res.stderr and "Traceback" not in res.stderr

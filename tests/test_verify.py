@@ -33,7 +33,7 @@ def simulated(tid: str, seed: int) -> GameFile:
                 extra["bid"] = played.bid
         if rules.games[played.game].kind == "trumps":
             extra["declarer"] = players[who]
-            if rules.trumps.get("bidding"):
+            if rules.bidding:
                 bid = rng.randint(1, 3)
                 extra["bid"] = bid
                 points[who] = rules.games[played.game].units["trumps"] * max(0, played.taken[who]["tricks"] - bid)
@@ -155,9 +155,11 @@ def test_declarer_not_at_table_and_more_than_share():
         ("tricks", [-4, -4, -4, -4]), ("hearts", [-4, -4, -4, -4]), ("boys", [-4, -4, -4, -4]),
         ("girls", [-4, -4, -4, -4]), ("king", [-16, 0, 0, 0]), ("last", [-8, -8, 0, 0]),
         ("eralash", [-24, -24, -24, -24]), ("eralash+", [24, 24, 24, 24])])
-    text = game_text(deals=head + deal("trumps", [6, 6, 6, 6], declarer="Аня")
+    text = game_text(deals=head + deal("trumps", [6, 6, 6, 6], declarer="Боря")
                      + deal("trumps", [6, 6, 6, 6], declarer="Аня") + deal("trumps", [6, 6, 6, 6], declarer="Дима"))
+    # deal 10 is dealt by Боря, so Вася (on the left) declares; Дима does not sit at the table
     assert check(text) == [("declarer", 11, None), ("declarer", 10, "Аня")]
+    assert "deal 10 (Козыри): Аня is written, but Вася declares here (left of Боря, who deals)" in messages(text)
 
 
 def test_game_by_russian_label_case_and_yo_insensitive():
@@ -191,12 +193,16 @@ taken = [
 
 
 def test_ordered_games_each_once():
-    deals = deal("tricks", [-4, -4, -4, -4], orderer="Аня") + deal("tricks", [-4, -4, -4, -4], orderer="Боря")
+    # the orderer is the player left of each deal's dealer: Боря, Вася, Галя, Аня, Боря, …
+    deals = deal("tricks", [-4, -4, -4, -4], orderer="Боря") + deal("tricks", [-4, -4, -4, -4], orderer="Вася")
     assert check(game_text("ordered", deals=deals), sequence=True) == [("extra-deal", 2, None)]
     assert check(game_text("ordered-56", deals=deals), sequence=True) == []
-    deals56 = deals + deal("tricks", [-4, -4, -4, -4], orderer="Аня") + deal("hearts", [-4, -4, -4, -4])
-    assert check(game_text("ordered-56", deals=deals56), sequence=True) == [
-        ("extra-deal", 3, "Аня"), ("orderer", 4, None)]
+    deals56 = (deals + deal("hearts", [-4, -4, -4, -4]) + deal("tricks", [-4, -4, -4, -4], orderer="Аня")
+               + deal("tricks", [-4, -4, -4, -4]))  # deal 5: Боря's turn, by the rules, and his second Взятки
+    assert check(game_text("ordered-56", deals=deals56), sequence=True) == [("extra-deal", 5, "Боря")]
+    wrong = deals56.replace('orderer = "Аня"', 'orderer = "Вася"')
+    assert check(game_text("ordered-56", deals=wrong), sequence=True) == [
+        ("extra-deal", 4, "Вася"), ("extra-deal", 5, "Боря"), ("orderer", 4, "Вася")]
 
 
 def test_taken_counts_must_fit_in_the_tricks():

@@ -1,0 +1,367 @@
+"""Group 5 of the checks: the sequence of deals and whose turn each one was.
+
+A report names the simplest explanation of what went wrong, at the deal where it was written:
+the written games are aligned with the template's order by the fewest mistakes (a wrong game, a
+missing or an extra deal, two neighbours swapped), and among equally few by the fewest written
+cells they would change (a declarer who does not fit, cells that do not fit the game). Then a
+missing deal and an extra deal of the same game are one moved deal; a deal written twice where
+another belongs is said so; a whole half written first is one problem; and declarers or orderers
+who all follow another first dealer are one problem.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from .gamefile import GameFile
+from .problems import Problem, num
+from .report import Row
+from .rules import Order, Rules, Turn, base
+from .vocabulary import GAME_LABELS
+
+#: Rows past this many more than the template's slots are extra deals without aligning them.
+_SLACK = 16
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of an alignment: ``op`` is match, wrong, swap (row and row + 1 with slot and
+    slot + 1 crossed), missing (slot has no row; ``row`` is the row it is missing before) or
+    extra (row has no slot)."""
+
+    op: str
+    row: int
+    slot: int
+
+
+def align(slots: Sequence[str], played: Sequence[str | None], match_cost: Callable[[int, int], int],
+          wrong_cost: Callable[[int, int], int], extra_cost: Callable[[int], int], missing_cost: int) -> list[Step]:
+    """The alignment with the fewest mistakes, then the fewest changed cells (see the module).
+
+    Slots after the last row are not missing: the game is simply not finished.
+    """
+    n, m = len(played), len(slots)
+    inf = (10**9, 10**9)
+    cost = [[inf] * (m + 1) for _ in range(n + 1)]
+    back: list[list[tuple[str, int, int] | None]] = [[None] * (m + 1) for _ in range(n + 1)]
+    cost[0][0] = (0, 0)
+    for i in range(n + 1):
+        for j in range(m + 1):
+            here = cost[i][j]
+            if i == 0 and j == 0:
+                continue
+            best: tuple[int, int] = here
+            how: tuple[str, int, int] | None = back[i][j]
+            options: list[tuple[tuple[int, int], tuple[str, int, int]]] = []
+            if i and j:
+                prev = cost[i - 1][j - 1]
+                if played[i - 1] == slots[j - 1]:
+                    options.append(((prev[0], prev[1] + match_cost(i - 1, j - 1)), ("match", i - 1, j - 1)))
+                else:
+                    options.append(((prev[0] + 1, prev[1] + wrong_cost(i - 1, j - 1)), ("wrong", i - 1, j - 1)))
+            if i:
+                prev = cost[i - 1][j]
+                options.append(((prev[0] + 1, prev[1] + extra_cost(i - 1)), ("extra", i - 1, j)))
+            if j:
+                prev = cost[i][j - 1]
+                options.append(((prev[0] + 1, prev[1] + missing_cost), ("missing", i, j - 1)))
+            if (i > 1 and j > 1 and played[i - 1] == slots[j - 2] and played[i - 2] == slots[j - 1]
+                    and played[i - 1] != played[i - 2]):
+                prev = cost[i - 2][j - 2]
+                extra = match_cost(i - 1, j - 2) + match_cost(i - 2, j - 1)
+                options.append(((prev[0] + 1, prev[1] + extra), ("swap", i - 2, j - 2)))
+            for c, option in options:
+                if c < best:
+                    best, how = c, option
+            cost[i][j], back[i][j] = best, how
+    j = min(range(m + 1), key=lambda k: (cost[n][k], -k))
+    i, steps = n, []
+    while i > 0 or j > 0:
+        step = back[i][j]
+        assert step is not None
+        op, r, s = step
+        steps.append(Step(op, r, s))
+        if op in ("match", "wrong"):
+            i, j = i - 1, j - 1
+        elif op == "swap":
+            i, j = i - 2, j - 2
+        elif op == "extra":
+            i -= 1
+        else:
+            j -= 1
+    return list(reversed(steps))
+
+
+def label(rules: Rules, gid: str | None, lang: str = "ru") -> str:
+    if gid is None:
+        return "?"
+    game = rules.games.get(gid)
+    return game.label(lang) if game else GAME_LABELS.get(base(gid), {}).get(lang, gid)
+
+
+class _Problems:
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.items: list[Problem] = []
+
+    def add(self, code: str, number: int | None, gid: str | None, text: str, player: str | None = None,
+            shown: str | None = None, expected: object = None, actual: object = None) -> None:
+        """``shown`` is the game the sheet has at that deal, when it differs from ``gid``."""
+        label_of = shown or gid
+        where = (f"deal {number}" if number else "the sheet") + (f" ({label(self.rules, label_of)})" if label_of else "")
+        self.items.append(Problem(code, number, gid, player, expected, actual, f"{where}: {text}"))
+
+
+def check_sequence(game: GameFile, rows: Sequence[Row]) -> list[Problem]:
+    """Every sequence and turn problem of the sheet."""
+    rules = game.rules
+    out = _Problems(rules)
+    if rules.order is Order.TO_LIMIT:
+        end = ended_at(game, rows)
+        if end is not None:
+            for row in rows:
+                if row.deal.number > end:
+                    out.add("extra-deal", row.deal.number, row.game_id,
+                            f"the game ended at deal {end}, when a total reached {num(-(rules.limit or 0))}")
+    elif rules.order is Order.FIXED:
+        _fixed_order(game, rows, out)
+    else:
+        _ordered(game, rows, out)
+    return out.items
+
+
+# ---- fixed order --------------------------------------------------------------------------------
+
+def _fixed_order(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
+    rules = game.rules
+    slots = list(rules.slots)
+    head = list(rows[: len(slots) + _SLACK])
+    played = [r.game_id for r in head]
+    n = len(game.players)
+
+    def expected_declarer(slot: int) -> str | None:
+        if rules.declares is not Turn.LEFT or rules.games[slots[slot]].kind != "trumps":
+            return None
+        return game.left_of(game.dealer_of(slot + 1))
+
+    def match_cost(i: int, j: int) -> int:
+        want = expected_declarer(j)
+        written = head[i].deal.declarer
+        return int(want is not None and written is not None and written != want)
+
+    def fits(i: int, gid: str) -> bool:
+        row, g = head[i], rules.games.get(gid)
+        return g is not None and row.cells is not None and sum(row.cells) == g.known_total
+
+    def wrong_cost(i: int, j: int) -> int:
+        return 1 + (0 if fits(i, slots[j]) else n)
+
+    def extra_cost(i: int) -> int:
+        row = head[i]
+        twin = any(0 <= k < len(head) and head[k].game_id == row.game_id and head[k].cells == row.cells
+                   for k in (i - 1, i + 1))
+        return 0 if twin else n + 1  # the copy goes; any other row is a game and n cells
+
+    def mistakes_of(steps: list[Step]) -> int:
+        return sum(s.op != "match" for s in steps)
+
+    steps = align(slots, played, match_cost, wrong_cost, extra_cost, n + 1)
+    # a whole stage written before another: align with the stages reordered, one mistake more
+    halves = [st for st in rules.stages if st]
+    best_perm: tuple[int, ...] | None = None
+    if len(halves) > 1:
+        mistakes = mistakes_of(steps)
+        for perm in itertools.permutations(range(len(halves))):
+            if list(perm) == sorted(perm):
+                continue
+            reordered = [g for k in perm for g in halves[k]]
+            if len(reordered) != len(slots):
+                continue
+            alt = align(reordered, played, match_cost, wrong_cost, extra_cost, n + 1)
+            if mistakes_of(alt) + 1 < mistakes:
+                mistakes, steps, best_perm = mistakes_of(alt) + 1, alt, perm
+                slots = reordered
+    if best_perm is not None:
+        first = halves[best_perm[0]]
+        sign = "plus" if rules.games[first[0]].sign > 0 else "minus"
+        number = head[0].deal.number if head else 1
+        out.add("wrong-order", number, head[0].game_id if head else None,
+                f"the {sign} games are written first: the sheet has {label(rules, rules.slots[0])} first "
+                f"and the {sign} half after the other")
+    _report_steps(game, head, slots, steps, out, expected_declarer_for=expected_declarer
+                  if best_perm is None else (lambda j: None))
+    for row in rows[len(head):]:
+        out.add("extra-deal", row.deal.number, row.game_id, "one deal too many: the sheet has no row for it")
+    if rules.declares is Turn.FREE:
+        _declarer_shares(game, rows, out)
+
+
+def _report_steps(game: GameFile, rows: Sequence[Row], slots: Sequence[str], steps: list[Step],
+                  out: _Problems, expected_declarer_for: Callable[[int], str | None]) -> None:
+    rules = game.rules
+    played = [r.game_id for r in rows]
+
+    def number_at(idx: int) -> int:
+        if idx < len(rows):
+            return rows[idx].deal.number
+        return rows[-1].deal.number + 1 if rows else 1
+
+    # a missing deal and an extra deal of the same game are one moved deal
+    missing = [s for s in steps if s.op == "missing"]
+    extra = [s for s in steps if s.op == "extra"]
+    moved: dict[int, Step] = {}  # extra row -> the missing step it fills
+    used: set[int] = set()
+    for e in extra:
+        for k, ms in enumerate(missing):
+            if k not in used and slots[ms.slot] == played[e.row]:
+                used.add(k)
+                moved[e.row] = ms
+                break
+    slot_count = Counter(slots)
+    turns: list[tuple[str, str, str, str | None, int]] = []  # (dealer, written, expected, game, deal)
+    for s in steps:
+        row = rows[s.row] if s.row < len(rows) else None
+        if s.op == "match" and row is not None:
+            want = expected_declarer_for(s.slot)
+            if want is not None and row.deal.declarer is not None:
+                turns.append((game.dealer_of(s.slot + 1), row.deal.declarer, want, row.game_id, row.deal.number))
+        elif s.op == "swap":
+            out.add("wrong-order", number_at(s.row), played[s.row],
+                    f"played before {label(rules, played[s.row + 1])} (deal {number_at(s.row) + 1}); "
+                    "the two are swapped")
+        elif s.op == "wrong":
+            written = played[s.row]
+            if written is not None and Counter(played)[written] > slot_count[written]:
+                twin = next((rows[k].deal.number for k in range(len(rows)) if k != s.row and played[k] == written),
+                            None)
+                out.add("extra-deal", number_at(s.row), written,
+                        f"{label(rules, written)} is written twice (deals {twin} and {number_at(s.row)})"
+                        if twin else f"{label(rules, written)} is written once too often")
+                out.add("missing-deal", number_at(s.row), slots[s.slot],
+                        f"{label(rules, slots[s.slot])} is missing: the sheet has it here", shown=written)
+            else:
+                out.add("wrong-order", number_at(s.row), written, f"the sheet has {label(rules, slots[s.slot])} here")
+        elif s.op == "missing":
+            if any(m is s for m in moved.values()):
+                continue
+            shown = played[s.row] if s.row < len(played) else None
+            out.add("missing-deal", number_at(s.row), slots[s.slot],
+                    f"{label(rules, slots[s.slot])} is missing before this deal", shown=shown)
+        elif s.op == "extra":
+            if s.row in moved:
+                where = moved[s.row].row
+                place = f"before deal {number_at(where)}" if where < len(rows) else "later"
+                out.add("wrong-order", number_at(s.row), played[s.row],
+                        f"written in the wrong place: its place is {place}")
+            else:
+                twin = next((rows[k].deal.number for k in (s.row - 1, s.row + 1) if 0 <= k < len(rows)
+                             and rows[k].game_id == rows[s.row].game_id and rows[k].cells == rows[s.row].cells),
+                            None)
+                text = (f"written twice: a copy of deal {twin}" if twin
+                        else "one deal too many: the sheet has no row for it")
+                out.add("extra-deal", number_at(s.row), played[s.row], text)
+    _turn_problems(game, turns, "declarer", out)
+
+
+def _declarer_shares(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
+    """Free declaring: each player declares his share of the trump deals, no more."""
+    rules = game.rules
+    trump_slots = [g for g in rules.slots if rules.games[g].kind == "trumps"]
+    if not trump_slots:
+        return
+    share = len(trump_slots) / len(game.players)
+    declared: Counter[str] = Counter()
+    for row in rows:
+        if row.game_id and rules.games[row.game_id].kind == "trumps" and row.declarer:
+            declared[row.declarer] += 1
+            if declared[row.declarer] > share:
+                out.add("declarer", row.deal.number, row.game_id,
+                        f"{row.declarer} declares more than their share ({share:g})", row.declarer)
+
+
+def _turn_problems(game: GameFile, turns: list[tuple[str, str, str, str | None, int]], code: str,
+                   out: _Problems) -> None:
+    """(dealer, written, expected, game, deal number) of every deal whose turn the rules fix.
+
+    When every one is wrong but all follow one other first dealer, that is the one mistake."""
+    wrong = [t for t in turns if t[1] != t[2]]
+    if not wrong:
+        return
+    players = game.players
+    if len(wrong) >= 2 and len(wrong) == len(turns):
+        for shift in range(1, len(players)):
+            if all(players[(players.index(want) + shift) % len(players)] == written
+                   for _, written, want, _, _ in turns):
+                first = game.dealer_of(1)
+                really = players[(players.index(first) + shift) % len(players)]
+                _, _, _, gid, number = turns[0]
+                role = "declarer" if code == "declarer" else "orderer"
+                out.add(code, number, gid,
+                        f"every {role} is written as if {really} dealt first, but the sheet has {first} "
+                        f"dealing first (first_dealer)", really, expected=first, actual=really)
+                return
+    role = "declares" if code == "declarer" else "orders"
+    for dealer, written, want, gid, number in wrong:
+        out.add(code, number, gid, f"{written} is written, but {want} {role} here (left of {dealer}, who deals)",
+                written, expected=want, actual=written)
+
+
+# ---- ordered games --------------------------------------------------------------------------------
+
+def orderer_of(game: GameFile, row: Row) -> str | None:
+    """Who ordered the deal: as written, else the player the rules give the turn."""
+    if row.deal.orderer is not None:
+        return row.deal.orderer
+    if game.rules.orders is Turn.LEFT:
+        return game.left_of(game.dealer_of(row.deal.number))
+    return None
+
+
+def _ordered(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
+    rules = game.rules
+    per_player = rules.order is Order.ORDERED_PLAYER
+    want = Counter(rules.per_round)
+    seen: Counter[tuple[str | None, str]] = Counter()
+    for row in rows:
+        if row.game_id is None:
+            continue
+        who = orderer_of(game, row)
+        if per_player and who is None:
+            out.add("orderer", row.deal.number, row.game_id, "who ordered this game is not recorded")
+            continue
+        key = (who if per_player else None, row.game_id)
+        seen[key] += 1
+        if seen[key] > want[row.game_id]:
+            whose = f"{who} has" if per_player else "the table has"
+            out.add("extra-deal", row.deal.number, row.game_id,
+                    f"{whose} already played {label(rules, row.game_id)}", who if per_player else None)
+    if rules.orders is Turn.LEFT:
+        turns = [(game.dealer_of(r.deal.number), r.deal.orderer, game.left_of(game.dealer_of(r.deal.number)),
+                  r.game_id, r.deal.number) for r in rows if r.deal.orderer is not None]
+        _turn_problems(game, turns, "orderer", out)
+    if len(rows) >= len(rules.slots):
+        for who in (game.players if per_player else (None,)):
+            for gid, count in want.items():
+                short = count - seen[(who, gid)]
+                if short > 0:
+                    whom = f"{who} has" if who else "the table has"
+                    out.add("missing-deal", None, gid, f"{whom} not played {label(rules, gid)}", who)
+
+
+# ---- games played to a limit ----------------------------------------------------------------------
+
+def ended_at(game: GameFile, rows: Sequence[Row]) -> int | None:
+    """For a game played to a limit: the deal after which someone's total reached −limit."""
+    limit = game.rules.limit
+    if limit is None:
+        return None
+    running = dict.fromkeys(game.players, 0)
+    for row in rows:
+        for who, cell in zip(game.players, row.cells or ()):
+            running[who] += cell
+        if min(running.values()) <= -limit:
+            return row.deal.number
+    return None
