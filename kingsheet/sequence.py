@@ -41,7 +41,8 @@ def align(slots: Sequence[str], played: Sequence[str | None], match_cost: Callab
           wrong_cost: Callable[[int, int], int], extra_cost: Callable[[int], int], missing_cost: int) -> list[Step]:
     """The alignment with the fewest mistakes, then the fewest changed cells (see the module).
 
-    Slots after the last row are not missing: the game is simply not finished.
+    Slots after the last row are not missing while the sheet is shorter than the game: it is
+    simply not finished.
     """
     n, m = len(played), len(slots)
     inf = (10**9, 10**9)
@@ -77,7 +78,8 @@ def align(slots: Sequence[str], played: Sequence[str | None], match_cost: Callab
                 if c < best:
                     best, how = c, option
             cost[i][j], back[i][j] = best, how
-    j = min(range(m + 1), key=lambda k: (cost[n][k], -k))
+    # a sheet as long as the game is finished: its last slots are missing, not yet to come
+    j = m if n >= m else min(range(m + 1), key=lambda k: (cost[n][k], -k))
     i, steps = n, []
     while i > 0 or j > 0:
         step = back[i][j]
@@ -159,11 +161,14 @@ def _fixed_order(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
     def wrong_cost(i: int, j: int) -> int:
         return 1 + (0 if fits(i, slots[j]) else n)
 
+    def twin(i: int, k: int) -> bool:
+        return 0 <= k < len(head) and (head[k].game_id, head[k].cells, head[k].deal.declarer) == \
+            (head[i].game_id, head[i].cells, head[i].deal.declarer)
+
     def extra_cost(i: int) -> int:
-        row = head[i]
-        twin = any(0 <= k < len(head) and head[k].game_id == row.game_id and head[k].cells == row.cells
-                   for k in (i - 1, i + 1))
-        return 0 if twin else n + 1  # the copy goes; any other row is a game and n cells
+        # a copy of the row before is the copy; the first of two equal rows, nearly; any other row
+        # is a game and n cells written for nothing
+        return 0 if twin(i, i - 1) else 1 if twin(i, i + 1) else n + 1
 
     def mistakes_of(steps: list[Step]) -> int:
         return sum(s.op != "match" for s in steps)
@@ -257,10 +262,10 @@ def _report_steps(game: GameFile, rows: Sequence[Row], slots: Sequence[str], ste
                 out.add("wrong-order", number_at(s.row), played[s.row],
                         f"written in the wrong place: its place is {place}")
             else:
-                twin = next((rows[k].deal.number for k in (s.row - 1, s.row + 1) if 0 <= k < len(rows)
-                             and rows[k].game_id == rows[s.row].game_id and rows[k].cells == rows[s.row].cells),
-                            None)
-                text = (f"written twice: a copy of deal {twin}" if twin
+                copy_of = next((rows[k].deal.number for k in (s.row - 1, s.row + 1) if 0 <= k < len(rows)
+                                and rows[k].game_id == rows[s.row].game_id and rows[k].cells == rows[s.row].cells),
+                               None)
+                text = (f"written twice: a copy of deal {copy_of}" if copy_of
                         else "one deal too many: the sheet has no row for it")
                 out.add("extra-deal", number_at(s.row), played[s.row], text)
     _turn_problems(game, turns, "declarer", out)
@@ -286,49 +291,85 @@ def _turn_problems(game: GameFile, turns: list[tuple[str, str, str, str | None, 
                    out: _Problems) -> None:
     """(dealer, written, expected, game, deal number) of every deal whose turn the rules fix.
 
-    When every one is wrong but all follow one other first dealer, that is the one mistake."""
+    When every one is wrong but all follow one other first dealer, that is the one mistake; in
+    ordered games, where the deals have no fixed order, every orderer one seat off from some deal
+    on means a deal is missing (or one too many) before it."""
     wrong = [t for t in turns if t[1] != t[2]]
     if not wrong:
         return
-    players = game.players
-    if len(wrong) >= 2 and len(wrong) == len(turns):
-        for shift in range(1, len(players)):
-            if all(players[(players.index(want) + shift) % len(players)] == written
-                   for _, written, want, _, _ in turns):
-                first = game.dealer_of(1)
-                really = players[(players.index(first) + shift) % len(players)]
-                _, _, _, gid, number = turns[0]
-                role = "declarer" if code == "declarer" else "orderer"
-                out.add(code, number, gid,
-                        f"every {role} is written as if {really} dealt first, but the sheet has {first} "
-                        f"dealing first (first_dealer)", really, expected=first, actual=really)
-                return
-    role = "declares" if code == "declarer" else "orders"
+    players, n = game.players, len(game.players)
+
+    def shift_of(entries: list[tuple[str, str, str, str | None, int]]) -> int | None:
+        shifts = {(players.index(written) - players.index(want)) % n for _, written, want, _, _ in entries}
+        return shifts.pop() if len(shifts) == 1 else None
+
+    start = turns.index(wrong[0])
+    tail = turns[start:]
+    shift = shift_of(tail) if len(tail) >= 2 and len(wrong) == len(tail) else None
+    role = "declarer" if code == "declarer" else "orderer"
+    # from the first deal on, a shift is another first dealer, or (ordered games) a first deal
+    # missing: the first dealer as the file states it, in a sheet shorter than the game, makes
+    # it the deal
+    stated = game.first_dealer in players
+    short = len(game.deals) < len(game.rules.slots)
+    if shift is not None and start == 0 and not (code == "orderer" and stated and short):
+        first = game.dealer_of(1)
+        really = players[(players.index(first) + shift) % n]
+        _, _, _, gid, number = turns[0]
+        out.add(code, number, gid, f"every {role} is written as if {really} dealt first, but the sheet has {first} "
+                f"dealing first (first_dealer)", None, expected=first, actual=really)
+        return
+    if shift is not None and code == "orderer":
+        _, _, _, gid, number = tail[0]
+        if shift == n - 1:
+            out.add("extra-deal", number, gid, f"from this deal on every {role} is one seat early: one deal too "
+                    "many is written before it")
+        else:
+            out.add("missing-deal", number, gid, f"from this deal on every {role} is {shift} seat(s) late: "
+                    f"{shift} deal(s) missing before it")
+        return
+    verb = "declares" if code == "declarer" else "orders"
     for dealer, written, want, gid, number in wrong:
-        out.add(code, number, gid, f"{written} is written, but {want} {role} here (left of {dealer}, who deals)",
+        out.add(code, number, gid, f"{written} is written, but {want} {verb} here (left of {dealer}, who deals)",
                 written, expected=want, actual=written)
 
 
 # ---- ordered games --------------------------------------------------------------------------------
 
 def orderer_of(game: GameFile, row: Row) -> str | None:
-    """Who ordered the deal: as written, else the player the rules give the turn."""
-    if row.deal.orderer is not None:
-        return row.deal.orderer
+    """Who ordered the deal: the player the rules give the turn, else as written."""
     if game.rules.orders is Turn.LEFT:
         return game.left_of(game.dealer_of(row.deal.number))
-    return None
+    return row.deal.orderer
 
 
 def _ordered(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
     rules = game.rules
+    if rules.orders is Turn.LEFT:
+        turns = [(game.dealer_of(r.deal.number), r.deal.orderer, game.left_of(game.dealer_of(r.deal.number)),
+                  r.game_id, r.deal.number) for r in rows if r.deal.orderer is not None]
+        _turn_problems(game, turns, "orderer", out)
+    # who ordered each game: as written, or as the turn gives it where that explains more
+    written = _games_ordered(game, rows, lambda r: r.deal.orderer if r.deal.orderer is not None
+                             else orderer_of(game, r))
+    if rules.orders is Turn.LEFT:
+        by_turn = _games_ordered(game, rows, lambda r: orderer_of(game, r))
+        if len(by_turn.items) < len(written.items):
+            written = by_turn
+    out.items.extend(written.items)
+
+
+def _games_ordered(game: GameFile, rows: Sequence[Row], who_of: Callable[[Row], str | None]) -> _Problems:
+    """Each game once at the table, or once by each player: what is played too often or not at all."""
+    rules = game.rules
+    out = _Problems(rules)
     per_player = rules.order is Order.ORDERED_PLAYER
     want = Counter(rules.per_round)
     seen: Counter[tuple[str | None, str]] = Counter()
     for row in rows:
         if row.game_id is None:
             continue
-        who = orderer_of(game, row)
+        who = who_of(row)
         if per_player and who is None:
             out.add("orderer", row.deal.number, row.game_id, "who ordered this game is not recorded")
             continue
@@ -338,10 +379,6 @@ def _ordered(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
             whose = f"{who} has" if per_player else "the table has"
             out.add("extra-deal", row.deal.number, row.game_id,
                     f"{whose} already played {label(rules, row.game_id)}", who if per_player else None)
-    if rules.orders is Turn.LEFT:
-        turns = [(game.dealer_of(r.deal.number), r.deal.orderer, game.left_of(game.dealer_of(r.deal.number)),
-                  r.game_id, r.deal.number) for r in rows if r.deal.orderer is not None]
-        _turn_problems(game, turns, "orderer", out)
     if len(rows) >= len(rules.slots):
         for who in (game.players if per_player else (None,)):
             for gid, count in want.items():
@@ -349,6 +386,7 @@ def _ordered(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
                 if short > 0:
                     whom = f"{who} has" if who else "the table has"
                     out.add("missing-deal", None, gid, f"{whom} not played {label(rules, gid)}", who)
+    return out
 
 
 # ---- games played to a limit ----------------------------------------------------------------------

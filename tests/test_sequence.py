@@ -1,0 +1,237 @@
+"""The sequence of deals and whose turn it was: the report names the simplest explanation.
+
+Hand-worked sheets from the verifier issue, then a mutation campaign: games dealt and played with
+real cards by the simulator (which knows nothing of the checker), each changed by one mistake of
+the kinds people make, must be reported at the deal where the mistake was written, with a fitting
+code and player, and with nothing else at any other deal.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from test_verify import simulated
+
+from conftest import deal, game_text
+from kingsheet.gamefile import Deal, GameFile, read_game
+from kingsheet.rules import Order, Turn, load_rules, template_ids
+from kingsheet.verify import verify
+
+SEQUENCE = {"wrong-order", "missing-deal", "extra-deal"}
+
+
+def numbered(game: GameFile) -> list[tuple[str, int | None, str | None]]:
+    """Problems at a deal (the stage sums of a changed sheet are expected to move too)."""
+    return [(p.code, p.deal, p.player) for p in verify(game).problems if p.deal is not None]
+
+
+def renumbered(game: GameFile, deals: list[Deal]) -> GameFile:
+    return replace(game, deals=tuple(replace(d, number=k) for k, d in enumerate(deals, 1)))
+
+
+BLANK_ROWS = [("tricks", [-4, -4, -4, -4]), ("hearts", [-4, -4, -4, -4]), ("boys", [-4, -4, -4, -4]),
+              ("girls", [-4, -4, -4, -4]), ("king", [-16, 0, 0, 0]), ("last", [-8, -8, 0, 0]),
+              ("eralash", [-24, -24, -24, -24]), ("eralash+", [24, 24, 24, 24])]
+DECLARERS = ["Боря", "Вася", "Галя", "Аня"]  # deals 9–12: left of Аня, Боря, Вася, Галя
+
+
+def blank_sheet(trumps: list[tuple[list[int], str]] | None = None) -> str:
+    rows = "".join(deal(g, p) for g, p in BLANK_ROWS)
+    trumps = trumps or [([12, 6, 6, 0], d) for d in DECLARERS]
+    return game_text(deals=rows + "".join(deal("trumps", p, declarer=d) for p, d in trumps))
+
+
+def test_the_blank_as_dealt_passes():
+    assert verify(read_game(blank_sheet())).problems == ()
+
+
+def test_a_copied_last_deal_is_the_extra_one():
+    text = blank_sheet() + deal("trumps", [12, 6, 6, 0], declarer="Аня")
+    assert numbered(read_game(text)) == [("extra-deal", 13, None)]
+    assert "deal 13 (Козыри): written twice: a copy of deal 12" in [p.message for p in verify(read_game(text)).problems]
+
+
+def test_a_deal_written_in_the_wrong_place_is_one_moved_deal():
+    rows = list(BLANK_ROWS)
+    rows.insert(4, rows.pop(1))  # Черви written fifth
+    text = game_text(deals="".join(deal(g, p) for g, p in rows))
+    assert numbered(read_game(text)) == [("wrong-order", 5, None)]
+    assert [p.message for p in verify(read_game(text)).problems] == [
+        "deal 5 (Черви): written in the wrong place: its place is before deal 2"]
+
+
+def test_the_plus_half_written_first_is_one_problem():
+    minus = BLANK_ROWS[:7]
+    rows = [(g + "+", [-c for c in p]) for g, p in minus] + minus
+    text = game_text("symmetric", deals="".join(deal(g, p) for g, p in rows))
+    found = verify(read_game(text)).problems
+    assert [(p.code, p.deal) for p in found] == [("wrong-order", 1)]
+    assert "plus games are written first" in found[0].message
+
+
+def test_a_deal_written_twice_while_another_is_missing():
+    rows = list(BLANK_ROWS)
+    rows[3] = rows[2]  # Мальчики twice, Девочки missing
+    text = game_text(deals="".join(deal(g, p) for g, p in rows))
+    assert numbered(read_game(text)) == [("extra-deal", 4, None), ("missing-deal", 4, None)]
+    messages = [p.message for p in verify(read_game(text)).problems]
+    assert "deal 4 (Мальчики): Мальчики is written twice (deals 3 and 4)" in messages
+    assert "deal 4 (Мальчики): Девочки is missing: the sheet has it here" in messages
+
+
+def test_a_king_written_for_two_players_names_both():
+    text = game_text(deals=deal("king", [-16, 0, -16, 0]))
+    found = [p for p in verify(read_game(text)).problems if p.code not in SEQUENCE]
+    assert [(p.code, p.deal, p.player, p.expected) for p in found] == [("row-sum", 1, None, -16)]
+    assert "Аня and Вася are each written the whole −16" in found[0].message
+
+
+def test_declarers_swapped_between_two_deals_are_both_named():
+    trumps = [([12, 6, 6, 0], d) for d in DECLARERS]
+    trumps[0], trumps[1] = (trumps[0][0], "Вася"), (trumps[1][0], "Боря")
+    found = verify(read_game(blank_sheet(trumps))).problems
+    assert [(p.code, p.deal, p.player, p.expected) for p in found] == [
+        ("declarer", 9, "Вася", "Боря"), ("declarer", 10, "Боря", "Вася")]
+
+
+def test_a_sheet_written_as_if_another_player_dealt_first_is_one_problem():
+    text = blank_sheet([([12, 6, 6, 0], d) for d in ["Вася", "Галя", "Аня", "Боря"]])
+    found = verify(read_game(text)).problems
+    assert [(p.code, p.deal) for p in found] == [("declarer", 9)]
+    assert found[0].message == ("deal 9 (Козыри): every declarer is written as if Боря dealt first, but the sheet "
+                                "has Аня dealing first (first_dealer)")
+
+
+def test_auction_one_player_may_declare_twice():
+    """trump-bidding: whoever wins the auction declares; three passes leave it to the dealer at 1."""
+    rows = "".join(deal(g, p) for g, p in BLANK_ROWS[:7])
+    trumps = [deal("trumps", [12, 12, 6, 6], declarer="Галя", bid=2),   # deal 8: Галя wins at 2, takes 3
+              deal("trumps", [12, 12, 6, 6], declarer="Галя", bid=2),   # deal 9: and again
+              deal("trumps", [18, 6, 6, 12], declarer="Боря", bid=1),   # deal 10: three passes, the dealer at 1
+              deal("trumps", [18, 12, 6, 6], declarer="Аня", bid=1)]    # deal 11: Аня at 1, takes 4
+    text = game_text("trump-bidding", deals=rows + "".join(trumps))
+    assert load_rules("trump-bidding").declares is Turn.AUCTION
+    assert [p for p in verify(read_game(text)).problems if p.deal is not None] == []
+
+
+def test_a_buyout_where_the_rules_have_none_is_refused():
+    rows = "".join(deal(g, p) for g, p in BLANK_ROWS[:7])
+    text = game_text("trump-48", deals=rows + deal("trumps", [18, 24, -6, 12], declarer="Боря", buyer="Вася",
+                                                       price=2))
+    assert ("buyout", 8, None) in numbered(read_game(text))
+    blank = blank_sheet([([18, 6, -6, 6], "Боря")] + [([12, 6, 6, 0], d) for d in DECLARERS[1:]])
+    blank = blank.replace('declarer = "Боря"', 'declarer = "Боря"\nbuyer = "Вася"\nprice = 2', 1)
+    assert numbered(read_game(blank)) == []
+
+
+# ---- the mutation campaign ----------------------------------------------------------------------
+
+# fixed-order templates with more than one game (jokers deals one game four times)
+FIXED = [t for t in template_ids() if load_rules(t).order is Order.FIXED and len(set(load_rules(t).slots)) > 1]
+ORDERED = [t for t in template_ids() if load_rules(t).order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)]
+
+
+def _run(rows: list[Deal], k: int) -> tuple[int, int]:
+    """The first and last index of the run of rows with the same game as row k."""
+    lo = hi = k
+    while lo > 0 and rows[lo - 1].game == rows[k].game:
+        lo -= 1
+    while hi + 1 < len(rows) and rows[hi + 1].game == rows[k].game:
+        hi += 1
+    return lo, hi
+
+
+@pytest.mark.parametrize("tid", FIXED)
+def test_fixed_order_mistakes_are_reported_where_written(tid):
+    rng = random.Random(tid)
+    for seed in range(3):
+        game = simulated(tid, seed)
+        rows = list(game.deals)
+        rules = game.rules
+        assert numbered(game) == []
+        # two neighbours of different games swapped
+        k = rng.choice([i for i in range(len(rows) - 1) if rows[i].game != rows[i + 1].game])
+        swapped = rows[:k] + [rows[k + 1], rows[k]] + rows[k + 2:]
+        assert numbered(renumbered(game, swapped)) == [("wrong-order", k + 1, None)], (tid, seed, k)
+        # a deal written twice, right after itself
+        k = rng.randrange(len(rows))
+        copied = numbered(renumbered(game, rows[:k + 1] + [rows[k]] + rows[k + 1:]))
+        lo, hi = _run(rows, k)
+        assert len(copied) == 1 and copied[0][0] == "extra-deal" and lo + 1 <= copied[0][1] - 1 <= hi + 1, \
+            (tid, seed, k, copied)
+        # a deal left out (not the last: an unfinished sheet is not a mistake)
+        k = rng.randrange(len(rows) - 1)
+        lo, hi = _run(rows, k)
+        if hi + 1 < len(rows):
+            dropped = numbered(renumbered(game, rows[:k] + rows[k + 1:]))
+            assert len(dropped) == 1 and dropped[0][0] == "missing-deal" and lo + 1 <= dropped[0][1] <= hi + 1, \
+                (tid, seed, k, dropped)
+        # a deal of a game played once, written two or more places away
+        once = [i for i in range(len(rows)) if list(rules.slots).count(rows[i].game) == 1]
+        k = rng.choice(once)
+        j = rng.choice([j for j in range(len(rows) - 1) if abs(j - k) >= 2])
+        moved = rows[:k] + rows[k + 1:]
+        moved.insert(j, rows[k])
+        assert numbered(renumbered(game, moved)) == [("wrong-order", j + 1, None)], (tid, seed, k, j)
+        # a declarer the rules do not give the turn
+        trumps = [i for i, d in enumerate(rows) if rules.games[d.game].kind == "trumps"]
+        if trumps and rules.declares is Turn.LEFT:
+            k = rng.choice(trumps)
+            right = rows[k].declarer
+            other = rng.choice([p for p in game.players if p != right])
+            changed = rows[:k] + [replace(rows[k], declarer=other)] + rows[k + 1:]
+            assert numbered(renumbered(game, changed)) == [("declarer", k + 1, other)], (tid, seed, k)
+            # the whole sheet as if another player had dealt first: one problem, at the first trump deal
+            shifted = replace(game, first_dealer=game.players[1])
+            assert [c for c, _, _ in numbered(shifted)] == ["declarer"], (tid, seed)
+
+
+@pytest.mark.parametrize("tid", [t for t in FIXED if len([s for s in load_rules(t).stages if s]) == 2])
+def test_a_stage_written_first_is_one_problem(tid):
+    game = simulated(tid, 1)
+    rules = game.rules
+    first = len(rules.stages[0])
+    if rules.games[rules.slots[0]].kind == rules.games[rules.slots[first]].kind == "single" and \
+            [g.rstrip("+") for g in rules.stages[0]] == [g.rstrip("+") for g in rules.stages[1]]:
+        rows = list(game.deals)
+        turned = renumbered(game, rows[first:] + rows[:first])
+        assert [(c, d) for c, d, _ in numbered(turned)] == [("wrong-order", 1)], tid
+
+
+@pytest.mark.parametrize("tid", ORDERED)
+def test_ordered_mistakes_are_reported_where_written(tid):
+    rng = random.Random(tid)
+    for seed in range(3):
+        game = simulated(tid, seed)
+        rows = list(game.deals)
+        rules = game.rules
+        assert numbered(game) == []
+        assert rules.orders is Turn.LEFT
+        # a wrong orderer
+        k = rng.randrange(len(rows))
+        other = rng.choice([p for p in game.players if p != rows[k].orderer])
+        changed = rows[:k] + [replace(rows[k], orderer=other)] + rows[k + 1:]
+        assert numbered(renumbered(game, changed)) == [("orderer", k + 1, other)], (tid, seed, k)
+        # two deals swapped, orderers and all: the orderers no longer rotate
+        i, j = sorted(rng.sample(range(len(rows)), 2))
+        while rows[i].orderer == rows[j].orderer:
+            i, j = sorted(rng.sample(range(len(rows)), 2))
+        swapped = list(rows)
+        swapped[i], swapped[j] = rows[j], rows[i]
+        assert numbered(renumbered(game, swapped)) == [("orderer", i + 1, rows[j].orderer),
+                                                       ("orderer", j + 1, rows[i].orderer)], (tid, seed, i, j)
+        # a deal left out before the last few: every later orderer is one seat late (the first
+        # dealer written in the file, so a first deal left out is not another first dealer)
+        k = rng.randrange(len(rows) - 3)
+        dropped = numbered(renumbered(replace(game, first_dealer=game.players[0]), rows[:k] + rows[k + 1:]))
+        assert dropped[:1] == [("missing-deal", k + 1, None)] and all(c == "missing-deal" for c, _, _ in dropped), \
+            (tid, seed, k, dropped)
+
+
+def test_every_template_states_whose_turn_it_is():
+    for tid in template_ids():
+        rules = load_rules(tid)
+        assert rules.declares in Turn and rules.orders in Turn
+        assert (rules.declares is Turn.AUCTION) == rules.bidding, tid
