@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .layout import rows_for, t, unit_lines
 from .problems import num
-from .rules import Rules, Template
+from .rules import Order, Rules, Template, Turn
 from .verify import Report
 
 
@@ -57,13 +57,31 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
     for key, (choices, default) in tpl.options.items():
         chosen = rules.options[key]
         lines.append(f"option {key}: {' | '.join(choices)} (default {default}; now {chosen})")
+    lines.extend(turn_lines(rules))
     if rules.bidding:
-        lines.append("trump deals: the declarer's bid is taken off his tricks (bid = N)")
+        lines.append("trump deals: the declarer's bid is taken off their tricks (bid = N)")
     if rules.buyout:
         lines.append("trump deals may be bought: buyer = …, price = N tricks")
     for note in tpl.notes:
         lines.append(f"note: {note}")
     return "\n".join(lines)
+
+
+TURN_WORDS = {
+    Turn.LEFT: "the player left of the dealer (the turn passes round the table with the deal)",
+    Turn.FREE: "any player, each keeping to their share",
+    Turn.AUCTION: "whoever wins the auction; after three passes the dealer, with a bid of 1",
+}
+
+
+def turn_lines(rules: Rules) -> list[str]:
+    """Whose turn it is, as `rules ID` shows it: only where the rules have such a turn."""
+    out = []
+    if any(g.kind == "trumps" for g in rules.games.values()):
+        out.append(f"who declares a trump deal: {TURN_WORDS[rules.declares]} [turn] trumps = \"{rules.declares}\"")
+    if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
+        out.append(f"who orders a game: {TURN_WORDS[rules.orders]} [turn] orders = \"{rules.orders}\"")
+    return out
 
 
 def totals_block(report: Report, lang: str = "ru") -> str:

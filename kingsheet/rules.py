@@ -476,7 +476,7 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
         except RulesError as exc:
             err(str(exc))
             stages.append(())
-    labels_raw = raw.get("labels", {})
+    labels_raw = _labels(raw.get("labels", {}), {g for st in stages for g in st}, where, err)
     games: dict[str, Game] = {}
     for gid in dict.fromkeys(g for st in stages for g in st):
         b = base(gid)
@@ -548,6 +548,23 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
     elif limit is not None:
         err(f"{where}: [limit] is only for order = \"to-limit\"")
     return rules
+
+
+def _labels(spec: Any, played: set[str], where: str, err: Callable[[str], None]) -> dict[str, dict[str, str]]:
+    """[labels]: a game the template plays (or its base id), named { ru = "…", en = "…" }."""
+    if not isinstance(spec, dict):
+        err(f"{where}: labels must be a table ([labels] with game = {{ ru = \"…\", en = \"…\" }})")
+        return {}
+    out = {}
+    for key, value in spec.items():
+        if key not in played and not any(base(g) == key for g in played):
+            err(f"{where}: labels.{key} names no game of this template ({', '.join(sorted(played))})")
+        elif not isinstance(value, dict) or not value or set(value) - {"ru", "en"} or \
+                not all(isinstance(v, str) and v.strip() for v in value.values()):
+            err(f"{where}: labels.{key} must be {{ ru = \"…\", en = \"…\" }}")
+        else:
+            out[key] = dict(value)
+    return out
 
 
 def _trump_flags(spec: Any, where: str, err: Callable[[str], None]) -> tuple[bool, bool]:

@@ -17,9 +17,10 @@ HOUSE = EXAMPLES / "house"
 
 def test_docs_example_is_the_shipped_template_and_loads():
     doc = (ROOT / "docs" / "templates.md").read_text(encoding="utf-8")
-    block = re.search(r"```toml\n(.*?)```", doc, re.S).group(1)
-    assert block == (HOUSE / "king-x10.toml").read_text(encoding="utf-8")
-    mistakes, resolved = explain(block)
+    blocks = re.findall(r"```toml\n(.*?)```", doc, re.S)
+    assert blocks == [(HOUSE / name).read_text(encoding="utf-8") for name in ("king-x10.toml", "king2.toml")]
+    assert explain(blocks[1])[0] == []
+    mistakes, resolved = explain(blocks[0])
     assert mistakes == [] and len(resolved) == 1
     rules = resolved[0]
     assert {g: rules.games[g].total for g in ("tricks", "girls", "last", "king", "eralash")} == {
@@ -158,3 +159,18 @@ def test_stage_mixing_signs_and_empty_stages():
     mistakes, _ = explain(SHORT.replace('deals = ["trumps*4"]', "deals = []").replace(
         'deals = ["tricks", "hearts", "boys", "girls", "king", "last"]', "deals = []"))
     assert any("no deals" in m for m in mistakes)
+
+
+def test_king2_orderers_rotate_and_a_swapped_sheet_is_refused():
+    """docs/templates.md: the KING2 rules, with the orderer fixed by the dealer of each deal."""
+    from kingsheet.rules import Turn
+
+    rules = load_rules(str(HOUSE / "king2.toml"))
+    assert rules.orders is Turn.LEFT and len(rules.slots) == 56 and rules.games["eralash"].total == -960
+    assert verify(load_game(HOUSE / "king2-game.toml")).problems == ()
+    swapped = verify(load_game(HOUSE / "king2-swapped.toml"))
+    assert [(p.code, p.deal, p.player, p.expected) for p in swapped.problems] == [
+        ("orderer", 3, "Боря", "Галя"), ("orderer", 5, "Галя", "Боря")]
+    doc = (ROOT / "docs" / "templates.md").read_text(encoding="utf-8")
+    for p in swapped.problems:
+        assert f"# examples/house/king2-swapped.toml: {p.message}" in doc

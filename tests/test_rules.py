@@ -126,3 +126,24 @@ def test_templates_are_plain_files(tmp_path: Path):
     copy = tmp_path / "mine.toml"
     copy.write_text((template_dir() / "blank-4.toml").read_text(encoding="utf-8"), encoding="utf-8")
     assert load_rules(str(copy)).stage_total(0) == -192
+
+
+@pytest.mark.parametrize("section, message", [
+    ("[trumps]\nbiding = true\n", "trumps.biding is not a key of [trumps] (known: bidding, buyout)"),
+    ('[trumps]\nbidding = "no"\n', "trumps.bidding must be true or false, not 'no'"),
+    ('[turn]\ntrumps = "left"\n', "turn.trumps must be one of left-of-dealer, free, auction, not 'left'"),
+    ("[turn]\nwho = 1\n", "turn.who is not a key of [turn] (known: trumps, orders)"),
+    ('[labels]\neralash = { ru = "Всё подряд" }\n', "labels.eralash names no game of this template"),
+    ("[labels]\ntricks = 5\n", 'labels.tricks must be { ru = "…", en = "…" }'),
+])
+def test_every_section_has_a_strict_schema(section, message):
+    assert "[trumps]\nbuyout = true\n" in BASE  # short: a buyout, no Ералаш
+    assert message in bad(BASE.replace("[trumps]\nbuyout = true\n", section))
+
+
+def test_trump_flags_and_turns_drive_the_rules():
+    from kingsheet.rules import Turn
+
+    assert load_rules("trump-bidding").bidding and load_rules("trump-bidding").declares is Turn.AUCTION
+    assert load_rules("blank-4").buyout and not load_rules("trump-48").buyout
+    assert load_rules("blank-4").declares is Turn.LEFT and load_rules("ordered-56").orders is Turn.LEFT
