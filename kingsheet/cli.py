@@ -352,12 +352,7 @@ def _deal_fields(game: Any, gid: str, points: list[str], taken: str | None, decl
     for key, who in (("declarer", declarer), ("buyer", buyer), ("orderer", orderer)):
         if who:
             fields[key] = find_player(who, game.players)
-    kind = game.rules.games[gid].kind
-    turn = game.left_of(game.dealer_of(len(game.deals) + 1))  # the player left of the dealer
-    if kind == "trumps" and "declarer" not in fields:
-        fields["declarer"] = turn
-    if game.rules.order in ("ordered-table", "ordered-player") and "orderer" not in fields:
-        fields["orderer"] = turn  # by the seeds, the player left of the dealer orders
+    fields = game.with_turn(fields)
     fields.update({k: v for k, v in (("contract", contract), ("bid", bid), ("price", price), ("note", note))
                    if v is not None})
     return fields
@@ -388,10 +383,9 @@ def _after_change(path: Path, change: Any, verb: str) -> None:
         typer.echo("the sheet is complete: " + ", ".join(f"{p} {num(t.total)}" for p, t in report.totals.items()))
     elif nxt:
         g = game.rules.games[nxt]
-        who = f", {game.left_of(game.dealer_of(k))} declares" if g.kind == "trumps" else ""
-        typer.echo(f"next: deal {k}, {g.heading()}; {game.dealer_of(k)} deals{who}")
+        typer.echo(f"next: deal {k}, {g.heading()}; {game.dealer_of(k)} deals{game.turn_words(k, nxt)}")
     else:
-        typer.echo(f"next: deal {k}; {game.dealer_of(k)} deals, {game.left_of(game.dealer_of(k))} orders")
+        typer.echo(f"next: deal {k}; {game.dealer_of(k)} deals{game.turn_words(k, None)}")
     others = [p for p in report.problems if p.deal != change.number]
     if others:
         typer.echo(f"({len(others)} other problem(s) on the sheet: kingsheet check {path})", err=True)

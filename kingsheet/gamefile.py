@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .problems import InputError, Problem
-from .rules import Rules, RulesError, load_rules
+from .rules import Order, Rules, RulesError, Turn, load_rules
 from .tomltext import TomlProblem, parse
 from .vocabulary import CATEGORY_ALIASES, fold
 
@@ -64,6 +64,32 @@ class GameFile:
 
     def left_of(self, player: str) -> str:
         return self.players[(self.players.index(player) + 1) % len(self.players)]
+
+    def on_turn(self, number: int) -> str:
+        """The player left of the dealer of deal ``number``: the one who declares, orders or opens
+        the auction (seeds 000, 002). Whether the rules hold the table to it is ``Rules.declares``
+        and ``Rules.orders``."""
+        return self.left_of(self.dealer_of(number))
+
+    def turn_words(self, number: int, game_id: str | None) -> str:
+        """Who is on turn at deal ``number``, as a prompt says it: ", Боря declares"; '' for none."""
+        who = self.on_turn(number)
+        if game_id is None:
+            return f", {who} orders"
+        if self.rules.games[game_id].kind != "trumps":
+            return ""
+        return f", {who} opens the auction" if self.rules.declares is Turn.AUCTION else f", {who} declares"
+
+    def with_turn(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """The fields of the next deal with its declarer and orderer filled in from the turn where
+        they were left out."""
+        out = dict(fields)
+        turn = self.on_turn(len(self.deals) + 1)
+        if self.rules.games[out["game"]].kind == "trumps":
+            out.setdefault("declarer", turn)
+        if self.rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
+            out.setdefault("orderer", turn)
+        return out
 
 
 def _problem(deal: int, code: str, message: str, game: str | None = None, player: str | None = None,

@@ -35,10 +35,9 @@ def _prompt(game: GameFile, report: Report) -> tuple[str, str | None]:
     dealer = game.dealer_of(k)
     gid = next_game(game, report)
     if gid is None:
-        return f"deal {k} ({dealer} deals, {game.left_of(dealer)} orders) — game and points: ", None
+        return f"deal {k} ({dealer} deals{game.turn_words(k, None)}) — game and points: ", None
     g = game.rules.games[gid]
-    who = f", {game.left_of(dealer)} declares" if g.kind == "trumps" else ""
-    return f"deal {k}: {g.heading()}, {dealer} deals{who} — points: ", gid
+    return f"deal {k}: {g.heading()}, {dealer} deals{game.turn_words(k, gid)} — points: ", gid
 
 
 def parse_line(line: str, game: GameFile, default_game: str | None) -> dict[str, Any]:
@@ -83,12 +82,7 @@ def parse_line(line: str, game: GameFile, default_game: str | None) -> dict[str,
     for key in ("contract", "note"):
         if key in extras:
             fields[key] = extras[key]
-    turn = game.left_of(game.dealer_of(len(game.deals) + 1))
-    if game.rules.games[gid].kind == "trumps" and "declarer" not in fields:
-        fields["declarer"] = turn
-    if game.rules.order in ("ordered-table", "ordered-player") and "orderer" not in fields:
-        fields["orderer"] = turn
-    return fields
+    return game.with_turn(fields)
 
 
 def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str] | None = None) -> int:

@@ -147,7 +147,7 @@ def _fixed_order(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
     def expected_declarer(slot: int) -> str | None:
         if rules.declares is not Turn.LEFT or rules.games[slots[slot]].kind != "trumps":
             return None
-        return game.left_of(game.dealer_of(slot + 1))
+        return game.on_turn(slot + 1)
 
     def match_cost(i: int, j: int) -> int:
         want = expected_declarer(j)
@@ -339,15 +339,15 @@ def _turn_problems(game: GameFile, turns: list[tuple[str, str, str, str | None, 
 def orderer_of(game: GameFile, row: Row) -> str | None:
     """Who ordered the deal: the player the rules give the turn, else as written."""
     if game.rules.orders is Turn.LEFT:
-        return game.left_of(game.dealer_of(row.deal.number))
+        return game.on_turn(row.deal.number)
     return row.deal.orderer
 
 
 def _ordered(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
     rules = game.rules
     if rules.orders is Turn.LEFT:
-        turns = [(game.dealer_of(r.deal.number), r.deal.orderer, game.left_of(game.dealer_of(r.deal.number)),
-                  r.game_id, r.deal.number) for r in rows if r.deal.orderer is not None]
+        turns = [(game.dealer_of(r.deal.number), r.deal.orderer, game.on_turn(r.deal.number), r.game_id,
+                  r.deal.number) for r in rows if r.deal.orderer is not None]
         _turn_problems(game, turns, "orderer", out)
     # who ordered each game: as written, or as the turn gives it where that explains more
     written = _games_ordered(game, rows, lambda r: r.deal.orderer if r.deal.orderer is not None

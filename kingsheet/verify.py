@@ -209,7 +209,7 @@ def verify(game: GameFile) -> Report:
         else:
             g = rules.games[gid]
             if g.kind == "trumps":
-                declarer = deal.declarer or game.left_of(dealer)
+                declarer = deal.declarer or game.on_turn(deal.number)
                 deal = _with_declarer(deal, declarer)
             if deal.taken is not None:
                 cells = _cells_from_taken(g, deal.taken, rules, chk, players)

@@ -271,3 +271,19 @@ def test_a_row_refused_only_as_a_whole_says_why():
             if p.code not in SEQUENCE] == [
         ("cell-impossible", 1, None, "deal 1 (Ералаш): Q♥ is a heart and a girl, but the players' counts leave "
                                      "room for 0 such card(s), not 1")]
+
+
+def test_seed_001_trick_counted():
+    """Seed 001: 9♣ K♥ J♣ A♣ as the 7th trick of negative Ералаш costs its winner 2 + 2 + 4 + 16 + 8
+    = −32 with boys = jacks+kings (king-14-alt: 2 a boy). Written as counts, with the rest of the
+    deck taken by the others."""
+    rules = load_rules("king-14-alt")
+    one = {"tricks": 1, "hearts": 1, "boys": 2, "king": 1, "last": 1}
+    assert rules.games["eralash"].points(one) == -32
+    row = [one, {"tricks": 3, "hearts": 4, "boys": 3, "girls": 2, "last": 1},
+           {"tricks": 2, "hearts": 3, "boys": 2, "girls": 2}, {"tricks": 2, "boys": 1}]
+    assert counts_possible(rules, "eralash", row) and oracle(rules, "eralash", row)
+    # the same trick with the King but no boy cannot be: K♥ is a boy in this convention
+    row[0] = {"tricks": 1, "hearts": 1, "boys": 0, "king": 1, "last": 1}
+    row[3] = {"tricks": 2, "boys": 3}
+    assert not counts_possible(rules, "eralash", row) and not oracle(rules, "eralash", row)
