@@ -71,9 +71,9 @@ def simulated_file(tid: str, seed: int, folder: Path) -> Path:
 
 
 def bench_verify(quick: bool) -> None:
-    from kingsheet.feasibility import _ROWS
-    from kingsheet.gamefile import load_game
-    from kingsheet.verify import verify
+    from kingsheet.core.feasibility import _ROWS
+    from kingsheet.core.verify import verify
+    from kingsheet.files.gamefile import load_game
 
     def cold(game: object) -> None:
         _ROWS.clear()  # every Ералаш row searched again, as for a game never seen
@@ -90,8 +90,8 @@ def bench_verify(quick: bool) -> None:
 
 
 def bench_eralash(quick: bool) -> None:
-    from kingsheet.feasibility import _ROWS, _SPACES, _space, eralash_possible
-    from kingsheet.rules import load_rules
+    from kingsheet.core.feasibility import _ROWS, _SPACES, _space, eralash_possible
+    from kingsheet.core.rules import load_rules
 
     for tid, opts in [("blank-4", {}), ("king-14-alt", {}), ("three-30", {}), ("classic-52", {"eralash": "yes"})]:
         rules = load_rules(tid, opts)
@@ -121,8 +121,8 @@ def bench_eralash(quick: bool) -> None:
 def bench_counted(quick: bool) -> None:
     """Counted Ералаш rows (``taken``): real deals of the deck and the same rows with counts moved
     between players (mostly impossible), each checked with the row cache cleared."""
-    from kingsheet.feasibility import _ROWS, _SPACES, _count_model, counts_possible
-    from kingsheet.rules import load_rules
+    from kingsheet.core.feasibility import _ROWS, _SPACES, _count_model, counts_possible
+    from kingsheet.core.rules import load_rules
 
     cats = ("tricks", "hearts", "boys", "girls", "king", "last")
     for tid, opts in [("blank-4", {"boys": "jacks"}), ("blank-4", {"boys": "kings"}),
@@ -232,7 +232,7 @@ def bench_xlsx(quick: bool) -> None:
 def bench_batch(quick: bool) -> None:
     count = 1000 if quick else 10_000
     sys.path.insert(0, str(ROOT / "examples"))
-    from kingsheet.rules import template_ids
+    from kingsheet.core.rules import template_ids
     from make_examples import write_example
 
     ids = template_ids()

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from kingsheet.rules import load_rules, template_ids
-from kingsheet.simulate import play_game
+from kingsheet.core.rules import load_rules, template_ids
+from kingsheet.core.simulate import play_game
 
 HERE = Path(__file__).parent
 NAMES = ["Аня", "Боря", "Вася", "Галя", "Дима", "Женя"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import EXAMPLES, deal, game_text
-from kingsheet.cli import app
+from kingsheet.cli.app import app
 
 
 def run(runner, *args):
@@ -102,7 +102,7 @@ def test_cli_does_not_import_heavy_modules():
     import subprocess
     import sys
 
-    code = ("import sys; from kingsheet.cli import app; from typer.testing import CliRunner; "
+    code = ("import sys; from kingsheet.cli.app import app; from typer.testing import CliRunner; "
             "CliRunner().invoke(app, ['check', 'examples/blank-4.toml']); "
             "CliRunner().invoke(app, ['--help']); "
             "print([m for m in ('openpyxl', 'reportlab') if m in sys.modules])")

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from conftest import EXAMPLES
-from kingsheet.cli import app
-from kingsheet.gamefile import load_game
-from kingsheet.verify import verify
+from kingsheet.cli.app import app
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import load_game
 
 PLAYERS = "Аня,Боря,Вася,Галя"
 
@@ -245,7 +245,7 @@ def test_table_commands_do_not_import_heavy_modules(game):
 
     from conftest import ROOT
 
-    code = ("import sys; from typer.testing import CliRunner; from kingsheet.cli import app; r = CliRunner(); "
+    code = ("import sys; from typer.testing import CliRunner; from kingsheet.cli.app import app; r = CliRunner(); "
             f"r.invoke(app, ['deal', {str(game)!r}, 'tricks', '-4', '0', '-8', '-4']); "
             f"r.invoke(app, ['show', {str(game)!r}]); r.invoke(app, ['--help']); r.invoke(app, ['deal', '--help']); "
             "print([m for m in ('openpyxl', 'reportlab') if m in sys.modules])")
@@ -277,7 +277,7 @@ def test_output_into_a_file_as_folder(runner, tmp_path):
 
 
 def test_current_game_remembered_in_the_user_data_dir(runner, tmp_path, monkeypatch):
-    from kingsheet import ledger
+    from kingsheet.files import current as ledger
 
     monkeypatch.delenv("KINGSHEET_STATE_DIR")
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
@@ -299,7 +299,7 @@ def test_saving_keeps_the_files_mode(runner, game):
 
 
 def test_shell_completion_of_templates_games_and_players(game):
-    from kingsheet.cli import complete_games, complete_players, complete_rules
+    from kingsheet.cli.app import complete_games, complete_players, complete_rules
 
     assert complete_rules("bl") == ["blank-4"]
     assert "Девочки" in complete_games(None, "Де") and "girls" in complete_games(None, "gi")

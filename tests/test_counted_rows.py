@@ -3,7 +3,7 @@
 The oracle here is written apart from the checker and shares none of its code: it hands out the
 real cards one by one (K♥, Q♠, …), then builds the actual tricks, each of exactly as many cards
 as there are players, puts the last tricks where the counts say, and counts the tricks again.
-The checker (``kingsheet.feasibility.counts_possible``) groups cards and joins encodings; the
+The checker (``kingsheet.core.feasibility.counts_possible``) groups cards and joins encodings; the
 two must agree on every row, possible or not.
 """
 
@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import game_text
-from kingsheet.feasibility import counts_possible
-from kingsheet.gamefile import read_game
-from kingsheet.rules import Rules, load_rules, template_ids
-from kingsheet.verify import verify
+from kingsheet.core.feasibility import counts_possible
+from kingsheet.core.rules import Rules, load_rules, template_ids
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import read_game
 
 CARD_CATS = ("hearts", "boys", "girls", "king")
 SEQUENCE = ("wrong-order", "extra-deal", "missing-deal")  # these sheets are fragments of a game

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, free_order_template
-from kingsheet import storage
-from kingsheet.cli import app
-from kingsheet.gamefile import load_game
+from kingsheet.cli.app import app
+from kingsheet.files import storage
+from kingsheet.files.gamefile import load_game
 
 KILLS = int(os.environ.get("KINGSHEET_KILLS", "200"))
 GAME56 = 'format = 1\nrules = "ordered-56"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n'

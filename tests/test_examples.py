@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXAMPLES, ROOT
-from kingsheet.cli import app
-from kingsheet.gamefile import load_game
-from kingsheet.rules import template_ids
-from kingsheet.verify import verify
+from kingsheet.cli.app import app
+from kingsheet.core.rules import template_ids
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import load_game
 
 GAMES = sorted(EXAMPLES.glob("*.toml"))
 MISTAKES = sorted((EXAMPLES / "mistakes").glob("*.toml"))

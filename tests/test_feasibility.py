@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kingsheet.feasibility import eralash_possible
-from kingsheet.rules import load_rules
-from kingsheet.simulate import play_deal
+from kingsheet.core.feasibility import eralash_possible
+from kingsheet.core.rules import load_rules
+from kingsheet.core.simulate import play_deal
 
 BLANK = load_rules("blank-4")  # boys = jacks
 

@@ -15,15 +15,15 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES
-from kingsheet.cli import app
-from kingsheet.gamefile import read_game
-from kingsheet.importers.csv import read_csv
-from kingsheet.importers.xlsx import read_xlsx
-from kingsheet.money import parse_totals, settle
-from kingsheet.problems import InputError
-from kingsheet.rules import RulesError, read_template, resolve
-from kingsheet.scorebook import parse_taken_spec
-from kingsheet.verify import verify
+from kingsheet.cli.app import app
+from kingsheet.core.entry import parse_taken_spec
+from kingsheet.core.money import parse_totals, settle
+from kingsheet.core.problems import InputError
+from kingsheet.core.rules import RulesError, read_template, resolve
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import read_game
+from kingsheet.files.importers.csv import read_csv
+from kingsheet.files.importers.xlsx import read_xlsx
 
 N = int(os.environ.get("KINGSHEET_FUZZ", "150"))
 FUZZ = settings(max_examples=N, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -130,8 +130,8 @@ def test_totals_parser_and_settle(text, stake):
 
 
 def _csv_text() -> str:
-    from kingsheet.gamefile import load_game
-    from kingsheet.importers.csv import write_csv
+    from kingsheet.files.gamefile import load_game
+    from kingsheet.files.importers.csv import write_csv
 
     return write_csv(load_game(EXAMPLES / "blank-4.toml"))
 
@@ -150,8 +150,8 @@ def test_csv_importer_on_mutated_files(tmp_path_factory, seed, edits):
 
 
 def _xlsx_bytes() -> bytes:
-    from kingsheet.gamefile import load_game
-    from kingsheet.render_xlsx import sheet_xlsx
+    from kingsheet.files.gamefile import load_game
+    from kingsheet.render.xlsx import sheet_xlsx
 
     return sheet_xlsx(verify(load_game(EXAMPLES / "blank-4.toml")))
 

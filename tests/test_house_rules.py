@@ -7,10 +7,10 @@ import re
 import pytest
 
 from conftest import EXAMPLES, ROOT
-from kingsheet.cli import app
-from kingsheet.gamefile import load_game
-from kingsheet.rules import explain, load_rules
-from kingsheet.verify import verify
+from kingsheet.cli.app import app
+from kingsheet.core.rules import explain, load_rules
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import load_game
 
 HOUSE = EXAMPLES / "house"
 
@@ -163,7 +163,7 @@ def test_stage_mixing_signs_and_empty_stages():
 
 def test_king2_orderers_rotate_and_a_swapped_sheet_is_refused():
     """docs/templates.md: the KING2 rules, with the orderer fixed by the dealer of each deal."""
-    from kingsheet.rules import Turn
+    from kingsheet.core.rules import Turn
 
     rules = load_rules(str(HOUSE / "king2.toml"))
     assert rules.orders is Turn.LEFT and len(rules.slots) == 56 and rules.games["eralash"].total == -960

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from conftest import EXAMPLES, deal, game_text
-from kingsheet.cli import app
-from kingsheet.feasibility import cards_possible
-from kingsheet.gamefile import load_game, read_game
-from kingsheet.rules import load_rules
-from kingsheet.verify import verify
+from kingsheet.cli.app import app
+from kingsheet.core.feasibility import cards_possible
+from kingsheet.core.rules import load_rules
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import load_game, read_game
 
 
 def report(rules: str, deals: str):

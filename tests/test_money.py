@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES
-from kingsheet.cli import app
-from kingsheet.money import parse_totals, settle
-from kingsheet.problems import InputError
+from kingsheet.cli.app import app
+from kingsheet.core.money import parse_totals, settle
+from kingsheet.core.problems import InputError
 
 SEED = {"A": 100, "B": 70, "C": 65, "D": -20}
 

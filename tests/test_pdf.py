@@ -10,13 +10,13 @@ import pytest
 from pypdf import PdfReader
 
 from conftest import EXAMPLES
-from kingsheet.cli import app
-from kingsheet.gamefile import load_game
-from kingsheet.layout import REMINDERS, unit_lines
-from kingsheet.problems import num
-from kingsheet.render_pdf import FONT_DIR, blank_pdf, sheet_pdf
-from kingsheet.rules import load_rules, template_ids
-from kingsheet.verify import verify
+from kingsheet.cli.app import app
+from kingsheet.core.problems import num
+from kingsheet.core.rules import load_rules, template_ids
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import load_game
+from kingsheet.render.pdf import FONT_DIR, blank_pdf, sheet_pdf
+from kingsheet.render.sheet import REMINDERS, unit_lines
 
 
 def text_of(data: bytes) -> str:
@@ -97,7 +97,7 @@ def test_filled_sheet_holds_names_cells_totals_and_transfers(runner, tmp_path):
     assert "Лидер:Боря(37)" in text
     assert "Переводы" in text and "→" in text
     assert "Счётпоходуигры" in text  # the chart's title
-    assert out.read_bytes() == sheet_pdf(report, __import__("kingsheet.cli", fromlist=["x"]).game_settlement(report))
+    assert out.read_bytes() == sheet_pdf(report, __import__("kingsheet.cli.app", fromlist=["x"]).game_settlement(report))
 
 
 def test_export_with_problems_marks_them_and_exits_1(runner, tmp_path):

@@ -7,7 +7,7 @@ import shlex
 import shutil
 
 from conftest import EXAMPLES, ROOT
-from kingsheet.cli import app
+from kingsheet.cli.app import app
 
 # lines the README says are refused or report problems
 EXPECTED_FAILURES = {"kingsheet deal -4 -4 -4 -2": 1,

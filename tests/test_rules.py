@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kingsheet.rules import RulesError, load_rules, read_template, resolve, template_dir, template_ids
+from kingsheet.core.rules import RulesError, load_rules, read_template, resolve, template_dir, template_ids
 
 EXPECTED_IDS = {
     "blank-4", "symmetric", "replay-8", "short", "king-14", "king-14-alt", "ordered", "ordered-56",
@@ -142,7 +142,7 @@ def test_every_section_has_a_strict_schema(section, message):
 
 
 def test_trump_flags_and_turns_drive_the_rules():
-    from kingsheet.rules import Turn
+    from kingsheet.core.rules import Turn
 
     assert load_rules("trump-bidding").bidding and load_rules("trump-bidding").declares is Turn.AUCTION
     assert load_rules("blank-4").buyout and not load_rules("trump-48").buyout

@@ -15,9 +15,10 @@ import pytest
 from test_verify import simulated
 
 from conftest import deal, game_text
-from kingsheet.gamefile import Deal, GameFile, read_game
-from kingsheet.rules import Order, Turn, load_rules, template_ids
-from kingsheet.verify import verify
+from kingsheet.core.game import Deal, GameFile
+from kingsheet.core.rules import Order, Turn, load_rules, template_ids
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import read_game
 
 SEQUENCE = {"wrong-order", "missing-deal", "extra-deal"}
 

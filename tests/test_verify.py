@@ -9,10 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import deal, game_text
-from kingsheet.gamefile import Deal, GameFile, read_game
-from kingsheet.rules import load_rules, template_ids
-from kingsheet.simulate import play_game
-from kingsheet.verify import verify
+from kingsheet.core.game import Deal, GameFile
+from kingsheet.core.rules import load_rules, template_ids
+from kingsheet.core.simulate import play_game
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import read_game
 
 NAMES = ("Аня", "Боря", "Вася", "Галя", "Дима", "Женя")
 
@@ -220,12 +221,12 @@ def test_taken_counts_must_fit_in_the_tricks():
 
 
 def test_names_with_control_characters_are_refused():
-    from kingsheet.problems import InputError
+    from kingsheet.core.problems import InputError
 
     with pytest.raises(InputError, match="control characters"):
         read_game(game_text(players='"Аня\\u001b[2J", "Боря", "Вася", "Галя"'))
     text = game_text(deals=deal("шах\\u001bматы", [0, 0, 0, 0]))
-    from kingsheet.layout import rows_for
+    from kingsheet.render.sheet import rows_for
 
     rows = rows_for(read_game(text).rules, verify(read_game(text)), None, "ru")
     assert "\x1b" not in rows[0].game

@@ -9,14 +9,14 @@ import pytest
 from openpyxl import Workbook, load_workbook
 
 from conftest import EXAMPLES
-from kingsheet.cli import app
-from kingsheet.gamefile import load_game
-from kingsheet.importers.csv import read_csv, write_csv
-from kingsheet.importers.xlsx import read_xlsx
-from kingsheet.problems import InputError
-from kingsheet.render_xlsx import blank_xlsx, sheet_xlsx
-from kingsheet.rules import load_rules, template_ids
-from kingsheet.verify import verify
+from kingsheet.cli.app import app
+from kingsheet.core.problems import InputError
+from kingsheet.core.rules import load_rules, template_ids
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import load_game
+from kingsheet.files.importers.csv import read_csv, write_csv
+from kingsheet.files.importers.xlsx import read_xlsx
+from kingsheet.render.xlsx import blank_xlsx, sheet_xlsx
 
 
 def export(game: Path, tmp_path: Path, name: str = "sheet.xlsx") -> Path:

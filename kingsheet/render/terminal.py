@@ -10,9 +10,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .layout import t
-from .render_text import sheet_rows, status_line, totals_block
-from .verify import Report
+from kingsheet.core.verify import Report
+from kingsheet.render.labels import word
+from kingsheet.render.text import sheet_rows, status_line, totals_block
 
 
 def print_sheet(report: Report, lang: str = "ru") -> None:
@@ -34,7 +34,7 @@ def print_sheet(report: Report, lang: str = "ru") -> None:
     console.print(totals_block(report, lang), markup=False)
     leaders = report.leader()
     if report.rows and leaders:
-        console.print(f"{t('leader', lang)}: {', '.join(leaders)}", style="bold", markup=False)
+        console.print(f"{word('leader', lang)}: {', '.join(leaders)}", style="bold", markup=False)
     for p in (p for p in report.problems if p.deal is None):
         console.print(f"✗ {p.message}", style="red", markup=False)
     console.print(status_line(report), style="green" if report.ok else "red", markup=False)

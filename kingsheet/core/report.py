@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .gamefile import Deal, GameFile
-from .problems import Problem
+from kingsheet.core.game import Deal, GameFile
+from kingsheet.core.problems import Problem
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
-"""The game file (CONTRACT.md): read it into plain immutable values.
+"""A game as values: the deals and the header of a game file, checked field by field.
 
-Whole-file mistakes (not TOML, unknown rules, no players) raise InputError: nothing can be
-checked. A mistake inside one deal (an unknown key, a wrong number of cells) is a Problem
-naming the deal, and the other deals are still checked.
+Whole-file mistakes (unknown rules, no players) raise InputError: nothing can be checked. A
+mistake inside one deal (an unknown key, a wrong number of cells) is a Problem naming the deal,
+and the other deals are still checked. Reading the TOML text is files.gamefile's job.
 """
 
 from __future__ import annotations
@@ -14,18 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .problems import InputError, Problem
-from .rules import Order, Rules, RulesError, Turn, load_rules
-from .tomltext import TomlProblem, parse
-from .vocabulary import CATEGORY_ALIASES, fold
+from kingsheet.core.problems import InputError, Problem
+from kingsheet.core.rules import Order, Rules, RulesError, Turn, load_rules
+from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
 FORMAT = 1
+
+
 FILE_KEYS = {"format", "rules", "title", "date", "players", "first_dealer", "options", "money", "deals"}
+
+
 DEAL_KEYS = {
     "game", "points", "taken", "orderer", "declarer", "contract", "bid", "buyer", "price", "note",
     "forced",
 }
-MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -186,15 +188,6 @@ def parse_options(raw: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in raw.items()}
 
 
-def read_game(text: str, path: Path | None = None, base_dir: Path | None = None) -> GameFile:
-    where = str(path) if path else "game"
-    try:
-        raw = parse(text)
-    except TomlProblem as exc:
-        raise InputError(f"{where}: {exc}") from None
-    return build_game(raw, where, path, base_dir)
-
-
 def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
                base_dir: Path | None = None) -> GameFile:
     """A game from the file's data (TOML, or what an importer read from a sheet)."""
@@ -247,24 +240,3 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
         date = date.isoformat()
     return GameFile(rules, ref, players_t, tuple(deals), tuple(problems), raw.get("title"),
                     date, first, money, path)
-
-
-def read_text(path: Path, encoding: str = "utf-8") -> str:
-    """A text file a user gave us (game file, CSV), or one plain sentence saying why not."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"{path}: {size} bytes is too large for a game file")
-        return path.read_text(encoding=encoding)
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a game file") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
-
-
-def load_game(path: Path) -> GameFile:
-    return read_game(read_text(path), path, path.parent)

@@ -37,14 +37,15 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from .layout import REMINDERS, SheetRow, player_names, rows_for, t, unit_lines
-from .money import Settlement, fmt_money
-from .problems import num
-from .rules import Rules
-from .verify import Report
+from kingsheet.core.money import Settlement, fmt_money
+from kingsheet.core.problems import num
+from kingsheet.core.rules import Rules
+from kingsheet.core.verify import Report
+from kingsheet.render.labels import word
+from kingsheet.render.sheet import REMINDERS, SheetRow, player_names, rows_for, unit_lines
 
 FONT, BOLD = "KingSans", "KingSans-Bold"
-FONT_DIR = Path(__file__).resolve().parent / "fonts"
+FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 GREY = colors.Color(0.55, 0.55, 0.55)
 LIGHT = colors.Color(0.93, 0.93, 0.93)
 RED = colors.Color(0.8, 0.1, 0.1)
@@ -144,9 +145,9 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
             return list(cells)
         return [x for pair in zip(cells, after or [""] * n) for x in pair]
 
-    head = [t("deal", lang), t("game", lang), t("points", lang),
+    head = [word("deal", lang), word("game", lang), word("points", lang),
             *per_player([para(p, size, True) for p in names], ["Σ"] * n),
-            t("dealer", lang), t("orderer", lang) if ordered else t("declarer", lang), "✓"]
+            word("dealer", lang), word("orderer", lang) if ordered else word("declarer", lang), "✓"]
     cols = n * (2 if running else 1)
     data: list[list[object]] = [head]
     style: list[tuple[object, ...]] = [
@@ -190,10 +191,10 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
         sums = [num(s.minus), num(s.plus), num(s.total)]
     first_total = len(data)
     lines: list[tuple[str, int | None, list[str], str]] = [
-             (t("minus", lang), minus, totals[0], sums[0]), (t("plus", lang), plus, totals[1], sums[1]),
-             (t("total", lang), minus + plus, totals[2], sums[2])]
+             (word("minus", lang), minus, totals[0], sums[0]), (word("plus", lang), plus, totals[1], sums[1]),
+             (word("total", lang), minus + plus, totals[2], sums[2])]
     if running:  # one stage, no fixed sum: ИТОГО only, in the running-total columns
-        lines = [(t("total", lang), None, totals[2], sums[2])]
+        lines = [(word("total", lang), None, totals[2], sums[2])]
     for label, exp, cells, actual in lines:
         shown = "" if exp is None else (num(exp) if exp <= 0 else f"+{exp}")
         data.append(["", label, shown, *(per_player([""] * n, cells) if running else cells), "Σ",
@@ -225,22 +226,22 @@ def _header(rules: Rules, lang: str, title: str | None, date: str | None, scale:
     if title:
         out.append(para(name, 9 * scale))
     options = ", ".join(f"{k} = {v}" for k, v in rules.options.items())
-    word = "игрока" if rules.players < 5 else "игроков"
+    noun = "игрока" if rules.players < 5 else "игроков"
     if rules.limit is not None:
-        counts = (f"{rules.players} {word}, до {num(-rules.limit)}" if lang == "ru"
+        counts = (f"{rules.players} {noun}, до {num(-rules.limit)}" if lang == "ru"
                   else f"{rules.players} players, to {num(-rules.limit)}")
     else:
-        counts = (f"{rules.players} {word}, {len(rules.slots)} сдач" if lang == "ru"
+        counts = (f"{rules.players} {noun}, {len(rules.slots)} сдач" if lang == "ru"
                   else f"{rules.players} players, {len(rules.slots)} deals")
     out.append(para(f"{rules.id} · {counts} · {options} · {rules.template.source}", 7 * scale, color=GREY))
     when = date or "______________"
-    out.append(para(f"{t('date', lang)}: {when}     {t('place', lang)}: ______________________", 8.5 * scale))
+    out.append(para(f"{word('date', lang)}: {when}     {word('place', lang)}: ______________________", 8.5 * scale))
     out.append(Spacer(1, 2 * mm))
     return out
 
 
 def _legend(rules: Rules, lang: str, scale: float) -> list[object]:
-    lines = [f"{t('units', lang)}: " + "; ".join(unit_lines(rules, lang)) + "."]
+    lines = [f"{word('units', lang)}: " + "; ".join(unit_lines(rules, lang)) + "."]
     if "penalty" not in rules.games:  # the reminders of play are for the trick games
         lines += REMINDERS.get(lang, REMINDERS["ru"])
     if rules.limit is not None:
@@ -255,7 +256,7 @@ def _legend(rules: Rules, lang: str, scale: float) -> list[object]:
 
 
 def _stake_box(width: float, lang: str, scale: float, stake: str | None) -> Table:
-    rows = [[f"{t('stake', lang)}: {stake or '________'}", f"{t('settlement', lang)}:"]]
+    rows = [[f"{word('stake', lang)}: {stake or '________'}", f"{word('settlement', lang)}:"]]
     rows += [["", "______________ → ______________  ________"] for _ in range(3)]
     box = Table(rows, colWidths=[width * 0.35, width * 0.65], hAlign="LEFT")
     box.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8 * scale), ("BOX", (0, 0), (-1, -1), 0.8, GREY),
@@ -265,7 +266,7 @@ def _stake_box(width: float, lang: str, scale: float, stake: str | None) -> Tabl
 
 def _ordered_grid(rules: Rules, names: Sequence[str], lang: str, width: float, scale: float) -> Table:
     games = list(rules.per_round)
-    head: list[object] = [t("ordered_grid", lang), *names]
+    head: list[object] = [word("ordered_grid", lang), *names]
     data: list[list[object]] = [head]
     for gid in dict.fromkeys(games):
         count = games.count(gid)
@@ -312,7 +313,7 @@ def _chart(report: Report, lang: str, width: float) -> Drawing:
             running[p].append(running[p][-1] + add)
     height = 62 * mm
     d = Drawing(width, height)
-    d.add(String(0, height - 10, t("running", lang), fontName=BOLD, fontSize=9))
+    d.add(String(0, height - 10, word("running", lang), fontName=BOLD, fontSize=9))
     lp = LinePlot()
     lp.x, lp.y = 28, 18
     lp.width, lp.height = width - 120, height - 40
@@ -339,7 +340,7 @@ def _chart(report: Report, lang: str, width: float) -> Drawing:
 
 
 def _money_block(s: Settlement, lang: str, width: float) -> list[object]:
-    out: list[object] = [Spacer(1, 3 * mm), para(f"{t('settlement', lang)}: {s.method}, {s.stake} {s.currency}", 9, True)]
+    out: list[object] = [Spacer(1, 3 * mm), para(f"{word('settlement', lang)}: {s.method}, {s.stake} {s.currency}", 9, True)]
     rows = [["", "ИТОГО" if lang == "ru" else "TOTAL", "±"]]
     for p, tot in s.totals.items():
         bal = s.settled[p]
@@ -350,9 +351,9 @@ def _money_block(s: Settlement, lang: str, width: float) -> list[object]:
                                    ("LINEBELOW", (0, 0), (-1, 0), 0.5, GREY)]))
     out.append(bal_table)
     if s.pairs:
-        out.append(para(t("pairs", lang) + ": " + "; ".join(
+        out.append(para(word("pairs", lang) + ": " + "; ".join(
             f"{x.payer} → {x.payee} {fmt_money(x.amount, s)}" for x in s.pairs), 7.5))
-    out.append(para(t("transfers", lang) + ":", 8.5, True))
+    out.append(para(word("transfers", lang) + ":", 8.5, True))
     for x in s.transfers:
         out.append(para(f"{x.payer} → {x.payee}  {fmt_money(x.amount, s)}", 9))
     for note in s.notes:
@@ -372,10 +373,10 @@ def sheet_pdf(report: Report, settlement: Settlement | None = None, lang: str = 
     leaders = report.leader()
     if report.rows and leaders:
         best = report.totals[leaders[0]].total
-        story.append(para(f"{t('leader', lang)}: {', '.join(leaders)} ({num(best)})", 10, True))
+        story.append(para(f"{word('leader', lang)}: {', '.join(leaders)} ({num(best)})", 10, True))
     general = [p for p in report.problems if p.deal is None]
     if general:
-        story.append(para(t("problems", lang) + ": " + "; ".join(p.message for p in general), 8, color=RED))
+        story.append(para(word("problems", lang) + ": " + "; ".join(p.message for p in general), 8, color=RED))
     story += _legend(rules, lang, 1.0)
     if settlement is not None:
         story.append(KeepTogether(_money_block(settlement, lang, doc.frame_w)))

@@ -7,18 +7,18 @@ caller forces it, in which case the deal is saved marked ``forced = true``.
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .gamefile import read_game, read_text
-from .problems import InputError, Problem
-from .scorebook import append_deal, remove_last, replace_deal
-from .storage import atomic_write, locked
-from .tomltext import parse
-from .verify import Report, verify
+from kingsheet.core.problems import InputError, Problem
+from kingsheet.core.report import Report
+from kingsheet.core.tomltext import parse
+from kingsheet.core.verify import verify
+from kingsheet.files.edits import append_deal, remove_last, replace_deal
+from kingsheet.files.gamefile import read_game, read_text
+from kingsheet.files.storage import atomic_write, locked
 
 
 class Refused(Exception):
@@ -32,34 +32,6 @@ class Refused(Exception):
 class Change:
     report: Report
     number: int  # the deal that was added, edited or removed
-
-
-def state_dir() -> Path:
-    env = os.environ.get("KINGSHEET_STATE_DIR")
-    if env:
-        return Path(env)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("kingsheet", appauthor=False))
-
-
-def remember_current(path: Path) -> None:
-    folder = state_dir()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        atomic_write(folder / "current", str(path.resolve()).encode("utf-8"))
-    except (OSError, InputError):
-        pass  # remembering is a convenience; the game file itself is what matters
-
-
-def current_game() -> Path:
-    env = os.environ.get("KINGSHEET_FILE")
-    if env:
-        return Path(env)
-    try:
-        return Path((state_dir() / "current").read_text(encoding="utf-8").strip())
-    except OSError:
-        raise InputError("no current game: give the game file, or start one with 'kingsheet new'") from None
 
 
 def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bool) -> Change:

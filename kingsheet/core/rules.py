@@ -14,10 +14,10 @@ from functools import cache, cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from .problems import num as num_text
-from .problems import one_line
-from .tomltext import TomlProblem, parse
-from .vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
+from kingsheet.core.problems import num as num_text
+from kingsheet.core.problems import one_line
+from kingsheet.core.tomltext import TomlProblem, parse
+from kingsheet.core.vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
 
 SUITS = ("S", "C", "D", "H")
 
@@ -64,7 +64,7 @@ class RulesError(Exception):
 
 def template_dir() -> Path:
     """Where the bundled templates live: inside the package when installed, else the repo."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent
     packaged = here / "templates"
     return packaged if packaged.is_dir() else here.parent / "templates"
 

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .gamefile import GameFile, load_game
-from .problems import InputError
+from kingsheet.core.game import GameFile
+from kingsheet.core.problems import InputError
+from kingsheet.files.gamefile import load_game
 
 
 def load_any(path: Path, rules_ref: str | None = None) -> GameFile:
     """``rules_ref`` is for sheets that do not say which rules they follow."""
     suffix = path.suffix.lower()
     if suffix in (".xlsx", ".xlsm"):
-        from .importers.xlsx import read_xlsx
+        from kingsheet.files.importers.xlsx import read_xlsx
 
         return read_xlsx(path, rules_ref)
     if suffix == ".csv":
-        from .importers.csv import read_csv
+        from kingsheet.files.importers.csv import read_csv
 
         return read_csv(path, rules_ref)
     if suffix and suffix != ".toml":

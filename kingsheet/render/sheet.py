@@ -10,36 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .problems import num, one_line
-from .rules import Rules
-from .verify import Report
-
-LABELS = {
-    "minus": {"ru": "ИТОГО (−)", "en": "TOTAL (−)"},
-    "plus": {"ru": "ИТОГО (+)", "en": "TOTAL (+)"},
-    "total": {"ru": "ИТОГО", "en": "TOTAL"},
-    "game": {"ru": "Игра", "en": "Game"},
-    "points": {"ru": "Очки", "en": "Points"},
-    "dealer": {"ru": "Сдаёт", "en": "Deals"},
-    "declarer": {"ru": "Объявляет", "en": "Declares"},
-    "orderer": {"ru": "Заказал", "en": "Ordered by"},
-    "leader": {"ru": "Лидер", "en": "Leader"},
-    "deal": {"ru": "№", "en": "#"},
-    "player": {"ru": "Игрок", "en": "Player"},
-    "date": {"ru": "Дата", "en": "Date"},
-    "place": {"ru": "Место", "en": "Place"},
-    "stake": {"ru": "Ставка за очко", "en": "Stake a point"},
-    "settlement": {"ru": "Расчёт", "en": "Settlement"},
-    "units": {"ru": "Стоимость", "en": "Units"},
-    "check": {"ru": "Проверка", "en": "Check"},
-    "ordered_grid": {"ru": "Кто что заказал", "en": "Who ordered what"},
-    "pays": {"ru": "платит", "en": "pays"},
-    "running": {"ru": "Счёт по ходу игры", "en": "Running totals"},
-    "pairs": {"ru": "Каждый с каждым", "en": "Pair by pair"},
-    "transfers": {"ru": "Переводы (наименьшее число)", "en": "Transfers (fewest)"},
-    "problems": {"ru": "Ошибки", "en": "Problems"},
-    "reminders": {"ru": "Напоминания", "en": "Reminders"},
-}
+from kingsheet.core.problems import num, one_line
+from kingsheet.core.report import Report
+from kingsheet.core.rules import Rules
+from kingsheet.render.labels import word
 
 REMINDERS = {
     "ru": [
@@ -87,10 +61,6 @@ def penalty_lines(game: Any, lang: str) -> list[str]:
     return lines
 
 
-def t(key: str, lang: str) -> str:
-    return LABELS[key].get(lang) or LABELS[key]["ru"]
-
-
 @dataclass(frozen=True)
 class SheetRow:
     number: int
@@ -111,7 +81,7 @@ class SheetRow:
 def player_names(rules: Rules, players: list[str] | tuple[str, ...] | None, lang: str) -> tuple[str, ...]:
     if players:
         return tuple(players)
-    return tuple(f"{t('player', lang)} {i}" for i in range(1, rules.players + 1))
+    return tuple(f"{word('player', lang)} {i}" for i in range(1, rules.players + 1))
 
 
 def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | None, lang: str) -> list[SheetRow]:
@@ -182,7 +152,7 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
 
 def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
     """The legend of units: «Взятки: −2 за взятку; …», the boys option named."""
-    from .vocabulary import BOYS_PHRASES, GAME_LABELS, UNIT_PHRASES
+    from kingsheet.core.vocabulary import BOYS_PHRASES, GAME_LABELS, UNIT_PHRASES
 
     penalty = rules.games.get("penalty")
     if penalty is not None:

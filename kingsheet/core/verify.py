@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from .feasibility import (
+from kingsheet.core.feasibility import (
     cards_possible,
     count_conflict,
     count_shortfall,
@@ -18,12 +18,12 @@ from .feasibility import (
     eralash_possible,
     local_possible,
 )
-from .gamefile import Deal, GameFile
-from .problems import Problem, num
-from .report import Report, Row, Totals
-from .rules import SUIT_NAMES, Game, Rules
-from .sequence import check_sequence, ended_at
-from .sequence import label as game_label
+from kingsheet.core.game import Deal, GameFile
+from kingsheet.core.problems import Problem, num
+from kingsheet.core.report import Report, Row, Totals
+from kingsheet.core.rules import SUIT_NAMES, Game, Rules
+from kingsheet.core.sequence import check_sequence, ended_at
+from kingsheet.core.sequence import label as game_label
 
 __all__ = ["Report", "Row", "Totals", "ended_at", "suit_of", "verify"]
 

@@ -16,11 +16,11 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .gamefile import GameFile
-from .problems import Problem, num
-from .report import Row
-from .rules import Order, Rules, Turn, base
-from .vocabulary import GAME_LABELS
+from kingsheet.core.game import GameFile
+from kingsheet.core.problems import Problem, num
+from kingsheet.core.report import Row
+from kingsheet.core.rules import Order, Rules, Turn, base
+from kingsheet.core.vocabulary import GAME_LABELS
 
 #: Rows past this many more than the template's slots are extra deals without aligning them.
 _SLACK = 16

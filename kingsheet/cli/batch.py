@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .problems import InputError, one_line
+from kingsheet.core.problems import InputError, one_line
 
 
 @dataclass(frozen=True)
@@ -19,9 +19,9 @@ class Checked:
 
 
 def check_one(path: str, lang: str = "ru") -> Checked:
-    from .render_text import status_line, totals_block
-    from .sheets import load_any
-    from .verify import verify
+    from kingsheet.core.verify import verify
+    from kingsheet.files.load import load_any
+    from kingsheet.render.text import status_line, totals_block
 
     try:
         report = verify(load_any(Path(path)))

@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from .problems import InputError
+from kingsheet.core.problems import InputError
 
 try:
     import fcntl

@@ -12,12 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .gamefile import GameFile, load_game
-from .ledger import Refused, add_deal, undo_deal
-from .problems import InputError, one_line
-from .render_text import sheet_text
-from .scorebook import find_player, next_game, parse_points, parse_taken_spec
-from .verify import Report, verify
+from kingsheet.core.entry import find_player, next_game, parse_points, parse_taken_spec
+from kingsheet.core.game import GameFile
+from kingsheet.core.problems import InputError, one_line
+from kingsheet.core.verify import Report, verify
+from kingsheet.files.changes import Refused, add_deal, undo_deal
+from kingsheet.files.gamefile import load_game
+from kingsheet.render.text import sheet_text
 
 EXTRA_KEYS = {"declarer", "bid", "buyer", "price", "orderer", "contract", "note"}
 HELP = ("type the points in seating order (-4 0 -8 -4), or what each took (Аня: tricks=2 hearts=1; Боря: …); "

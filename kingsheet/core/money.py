@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from typing import Any
 
-from .problems import InputError
+from kingsheet.core.problems import InputError
 
 # ISO 4217 codes a table is likely to play for: minor-unit digits and the sign printed after amounts
 CURRENCIES: dict[str, tuple[int, str]] = {

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .rules import Game, Rules
+from kingsheet.core.rules import Game, Rules
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from .layout import rows_for, t, unit_lines
-from .problems import num
-from .rules import Order, Rules, Template, Turn
-from .verify import Report
+from kingsheet.core.problems import num
+from kingsheet.core.rules import Order, Rules, Template, Turn
+from kingsheet.core.verify import Report
+from kingsheet.render.labels import word
+from kingsheet.render.sheet import rows_for, unit_lines
 
 
 def table(rows: list[list[str]], right: set[int] | None = None) -> str:
@@ -36,7 +37,7 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
              f"players: {rules.players}; deck: {len(rules.deck.cards)} cards, {rules.deck.tricks} each"
              + (f", talon {rules.deck.talon}" if rules.deck.talon else ""),
              f"order: {rules.order}", ""]
-    rows = [["#", t("game", lang), "id", t("points", lang), "units"]]
+    rows = [["#", word("game", lang), "id", word("points", lang), "units"]]
     slots = rules.per_round if rules.order != "fixed" else rules.slots
     for i, gid in enumerate(slots, 1):
         g = rules.games[gid]
@@ -51,8 +52,8 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
     if rules.limit is not None:
         lines.append(f"played until a total reaches {num(-rules.limit)}; the fewest minus points win")
     else:
-        lines.append(f"{t('minus', lang)} = {num(rules.stage_total(0))}   {t('plus', lang)} = +{rules.stage_total(1)}"
-                     f"   {t('total', lang)} = {num(rules.grand_total)}")
+        lines.append(f"{word('minus', lang)} = {num(rules.stage_total(0))}   {word('plus', lang)} = +{rules.stage_total(1)}"
+                     f"   {word('total', lang)} = {num(rules.grand_total)}")
     lines.append("units: " + "; ".join(unit_lines(rules, lang)))
     for key, (choices, default) in tpl.options.items():
         chosen = rules.options[key]
@@ -89,11 +90,11 @@ def totals_block(report: Report, lang: str = "ru") -> str:
     rows = [["", *players, "Σ"]]
     sums = report.sums
     if report.game.rules.limit is not None:  # one stage: only ИТОГО
-        rows.append([t("total", lang), *[num(report.totals[p].total) for p in players], num(sums.total)])
+        rows.append([word("total", lang), *[num(report.totals[p].total) for p in players], num(sums.total)])
         return table(rows, right=set(range(1, len(players) + 2)))
-    rows.append([t("minus", lang), *[num(report.totals[p].minus) for p in players], num(sums.minus)])
-    rows.append([t("plus", lang), *[num(report.totals[p].plus) for p in players], num(sums.plus)])
-    rows.append([t("total", lang), *[num(report.totals[p].total) for p in players], num(sums.total)])
+    rows.append([word("minus", lang), *[num(report.totals[p].minus) for p in players], num(sums.minus)])
+    rows.append([word("plus", lang), *[num(report.totals[p].plus) for p in players], num(sums.plus)])
+    rows.append([word("total", lang), *[num(report.totals[p].total) for p in players], num(sums.total)])
     return table(rows, right=set(range(1, len(players) + 2)))
 
 
@@ -119,9 +120,9 @@ def sheet_rows(report: Report, lang: str = "ru") -> list[list[str]]:
     game = report.game
     rules = game.rules
     running = rules.limit is not None
-    head = [t("deal", lang), t("game", lang), t("points", lang), *game.players,
-            *([f"Σ {p}" for p in game.players] if running else []), t("dealer", lang),
-            t("orderer", lang) if rules.order not in ("fixed", "to-limit") else t("declarer", lang), ""]
+    head = [word("deal", lang), word("game", lang), word("points", lang), *game.players,
+            *([f"Σ {p}" for p in game.players] if running else []), word("dealer", lang),
+            word("orderer", lang) if rules.order not in ("fixed", "to-limit") else word("declarer", lang), ""]
     rows = [head]
     for r in rows_for(rules, report, None, lang):
         if r.stage_start:
@@ -155,7 +156,7 @@ def sheet_text(report: Report, lang: str = "ru") -> str:
     leaders = report.leader()
     if report.rows and leaders:
         best = report.totals[leaders[0]].total
-        lines.append(f"{t('leader', lang)}: {', '.join(leaders)} ({num(best)})")
+        lines.append(f"{word('leader', lang)}: {', '.join(leaders)} ({num(best)})")
     for p in (p for p in report.problems if p.deal is None):
         lines.append(f"✗ {p.message}")
     lines.append(status_line(report))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..problems import InputError
-from ..rules import RulesError, load_rules, template_ids
-from ..vocabulary import fold
+from kingsheet.core.problems import InputError
+from kingsheet.core.rules import RulesError, load_rules, template_ids
+from kingsheet.core.vocabulary import fold
 
 EXTRA_HEADERS = {
     "declarer": {"declarer", "объявляет", "declares", "козыри объявил", "заказал козыри"},

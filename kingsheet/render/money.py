@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from decimal import Decimal
 
-from .layout import t
-from .money import Settlement, fmt_money
-from .problems import num
-from .render_text import table
+from kingsheet.core.money import Settlement, fmt_money
+from kingsheet.core.problems import num
+from kingsheet.render.labels import word
+from kingsheet.render.text import table
 
 
 def signed_money(amount: Decimal, s: Settlement) -> str:
@@ -20,7 +20,7 @@ def settlement_text(s: Settlement, columns: Mapping[str, Mapping[str, int]] | No
     method = {"pairwise": "pairwise («каждый с каждым»)", "pot": "pot («на стол»)"}[s.method]
     lines = [f"method: {method}; stake {s.stake} {s.currency} a point"]
     names = list(s.totals)
-    head = ["", *(columns or {}), t("total", lang), "balance"] + (["rounded"] if s.rounding else [])
+    head = ["", *(columns or {}), word("total", lang), "balance"] + (["rounded"] if s.rounding else [])
     rows = [head]
     for p in names:
         per_game = [num(int(columns[g][p])) if p in columns[g] else "·" for g in columns] if columns else []

@@ -17,10 +17,11 @@ import io
 from pathlib import Path
 from typing import Any
 
-from ..gamefile import GameFile, build_game, read_text
-from ..problems import InputError
-from ..vocabulary import fold
-from .common import game_data, header_kind, unquote
+from kingsheet.core.game import GameFile, build_game
+from kingsheet.core.problems import InputError
+from kingsheet.core.vocabulary import fold
+from kingsheet.files.gamefile import read_text
+from kingsheet.files.importers.common import game_data, header_kind, unquote
 
 EXTRAS = ("declarer", "orderer", "bid", "buyer", "price", "contract", "note")
 
@@ -37,7 +38,7 @@ def write_csv(game: GameFile) -> str:
     buf.write("# kingsheet " + " ".join(meta) + "\n")
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["game", *(guard(p) for p in game.players), *EXTRAS])
-    from ..verify import verify
+    from kingsheet.core.verify import verify
 
     for row in verify(game).rows:
         deal = row.deal
@@ -119,7 +120,7 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
         deals.append(deal)
     ref = meta.get("rules") or rules_ref
     if not ref:
-        from .common import infer_rules
+        from kingsheet.files.importers.common import infer_rules
 
         ref = infer_rules([d["game"] for d in deals], len(players))
     skip = {"format", "rules", "first_dealer"}

@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..gamefile import GameFile, build_game
-from ..problems import InputError
-from ..vocabulary import fold
-from .common import TOTAL_LABELS, game_data, header_kind, infer_rules
+from kingsheet.core.game import GameFile, build_game
+from kingsheet.core.problems import InputError
+from kingsheet.core.vocabulary import fold
+from kingsheet.files.importers.common import TOTAL_LABELS, game_data, header_kind, infer_rules
 
 GAME_HEADERS = {"игра", "game"}
 POINTS_HEADERS = {"очки", "points"}

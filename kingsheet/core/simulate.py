@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .rules import Rules
+from kingsheet.core.rules import Rules
 
 NO_HEARTS_LEAD = {"hearts", "king", "eralash"}
 

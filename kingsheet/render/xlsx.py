@@ -26,10 +26,11 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .layout import REMINDERS, SheetRow, player_names, rows_for, t, unit_lines
-from .money import Settlement, fmt_money
-from .rules import Rules
-from .verify import Report
+from kingsheet.core.money import Settlement, fmt_money
+from kingsheet.core.rules import Rules
+from kingsheet.core.verify import Report
+from kingsheet.render.labels import word
+from kingsheet.render.sheet import REMINDERS, SheetRow, player_names, rows_for, unit_lines
 
 META_SHEET = "kingsheet"
 HEADER_ROW = 5
@@ -113,19 +114,19 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     text_cell(ws, 1, 1, title or name, font=Font(size=14, bold=True))
     text_cell(ws, 2, 1, f"{rules.id} · {rules.template.source} · "
                         + ", ".join(f"{k} = {v}" for k, v in rules.options.items()), font=Font(size=8, color="808080"))
-    text_cell(ws, 3, 1, f"{t('date', lang)}:")
+    text_cell(ws, 3, 1, f"{word('date', lang)}:")
     date_cell = text_cell(ws, 3, 2, date or "")
     date_cell.protection = UNLOCKED
-    heads = [t("deal", lang), t("game", lang), t("points", lang)]
+    heads = [word("deal", lang), word("game", lang), word("points", lang)]
     for c, head in enumerate(heads, start=1):
         text_cell(ws, HEADER_ROW, c, head)
     for c, player in zip(cols.players(), names):
         cell = text_cell(ws, HEADER_ROW, c, player)
         if report is None:
             cell.protection = UNLOCKED  # the names are written at the table
-    text_cell(ws, HEADER_ROW, cols.dealer, t("dealer", lang))
+    text_cell(ws, HEADER_ROW, cols.dealer, word("dealer", lang))
     ordered = rules.order in ("ordered-table", "ordered-player")
-    text_cell(ws, HEADER_ROW, cols.who, t("orderer", lang) if ordered else t("declarer", lang))
+    text_cell(ws, HEADER_ROW, cols.who, word("orderer", lang) if ordered else word("declarer", lang))
     if cols.bid:
         text_cell(ws, HEADER_ROW, cols.bid, "Заявка" if lang == "ru" else "Bid")
     if cols.contract:
@@ -133,7 +134,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     for c, player in zip(cols.running, names):
         text_cell(ws, HEADER_ROW, c, f"Σ {player}")
     text_cell(ws, HEADER_ROW, cols.sum, "Σ")
-    text_cell(ws, HEADER_ROW, cols.mark, t("check", lang))
+    text_cell(ws, HEADER_ROW, cols.mark, word("check", lang))
     for c in range(1, cols.mark + 1):
         cell = ws.cell(HEADER_ROW, c)
         cell.font = Font(bold=True)
@@ -206,7 +207,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     for k, (key, exp) in enumerate(lines):
         row = total_row + k
         if key == "limit":
-            text_cell(ws, row, 2, t("total", lang), font=Font(bold=True))
+            text_cell(ws, row, 2, word("total", lang), font=Font(bold=True))
             for c in cols.players():
                 col = get_column_letter(c)
                 ws.cell(row, c, f"=SUM({col}${first_l}:{col}${last_l})")
@@ -217,7 +218,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
                 ws.cell(row, c).border = Border(left=THIN, right=THIN, bottom=THIN,
                                                 top=Side(style="medium", color="000000"))
             continue
-        text_cell(ws, row, 2, t(key, lang), font=Font(bold=True))
+        text_cell(ws, row, 2, word(key, lang), font=Font(bold=True))
         ws.cell(row, 3, exp)
         for c in cols.players():
             col = get_column_letter(c)
@@ -264,7 +265,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
         ws.add_data_validation(dv)
 
     legend_row = total_row + len(lines) + 1
-    text_cell(ws, legend_row, 1, f"{t('units', lang)}: " + "; ".join(unit_lines(rules, lang)),
+    text_cell(ws, legend_row, 1, f"{word('units', lang)}: " + "; ".join(unit_lines(rules, lang)),
               font=Font(size=8))
     reminders = REMINDERS.get(lang, REMINDERS["ru"]) if penalty is None else []
     for k, line in enumerate(reminders, start=1):
@@ -326,8 +327,8 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
     main = wb.worksheets[0].title
     ref = f"'{main}'!"
     n = len(names)
-    text_cell(ws, 1, 1, t("settlement", lang), font=Font(size=13, bold=True))
-    text_cell(ws, 2, 1, t("stake", lang))
+    text_cell(ws, 1, 1, word("settlement", lang), font=Font(size=13, bold=True))
+    text_cell(ws, 2, 1, word("stake", lang))
     stake_cell = ws.cell(2, 2)
     stake_value = settlement.stake if settlement else (stake or 1)
     try:
@@ -338,7 +339,7 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
     stake_cell.number_format = "0.00"
     text_cell(ws, 3, 1, "каждый с каждым: (n·ИТОГО − ΣИТОГО) × ставка; на стол: ИТОГО × ставка"
               if lang == "ru" else "pair by pair: (n·TOTAL − ΣTOTAL) × stake; pot: TOTAL × stake", font=Font(size=8))
-    heads = ["", t("total", lang), t("pairs", lang), "На стол" if lang == "ru" else "Pot"]
+    heads = ["", word("total", lang), word("pairs", lang), "На стол" if lang == "ru" else "Pot"]
     for c, h in enumerate(heads, start=1):
         text_cell(ws, 5, c, h, font=Font(bold=True), fill=LIGHT)
     grand_row = total_row + 2
@@ -354,7 +355,7 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
             ws.cell(row, cc).number_format = "0.00"
     # the pair matrix: row pays column when negative
     mrow = last + 2
-    text_cell(ws, mrow, 1, t("pairs", lang) + (" (строка получает от столбца)" if lang == "ru" else " (row wins from column)"),
+    text_cell(ws, mrow, 1, word("pairs", lang) + (" (строка получает от столбца)" if lang == "ru" else " (row wins from column)"),
               font=Font(bold=True))
     for j in range(n):
         ws.cell(mrow + 1, 2 + j, f"=A{6 + j}")
@@ -365,7 +366,7 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
             ws.cell(mrow + 2 + i, 2 + j).number_format = "0.00"
     if settlement is not None:
         trow = mrow + 3 + n
-        text_cell(ws, trow, 1, t("transfers", lang) + (" — kingsheet, при экспорте" if lang == "ru" else " — by kingsheet, at export"),
+        text_cell(ws, trow, 1, word("transfers", lang) + (" — kingsheet, при экспорте" if lang == "ru" else " — by kingsheet, at export"),
                   font=Font(bold=True))
         for k, tr in enumerate(settlement.transfers, start=1):
             text_cell(ws, trow + k, 1, tr.payer)

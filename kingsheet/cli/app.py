@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from .problems import InputError, one_line
+from kingsheet.core.problems import InputError, one_line
 
 # Imports of the library happen inside the commands: start-up stays close to typer's own.
 
@@ -39,7 +39,7 @@ def emit_json(obj: Any) -> None:
 
 
 def complete_rules(incomplete: str) -> list[str]:
-    from .rules import template_ids
+    from kingsheet.core.rules import template_ids
 
     return [t for t in template_ids() if t.startswith(incomplete)]
 
@@ -70,8 +70,8 @@ def rules_cmd(
     Example: kingsheet rules blank-4 --option boys=jacks+kings
     Example: kingsheet rules --check our-king.toml
     """
-    from .render_text import describe_rules, list_templates
-    from .rules import RulesError, load_rules, load_template, template_ids
+    from kingsheet.core.rules import RulesError, load_rules, load_template, template_ids
+    from kingsheet.render.text import describe_rules, list_templates
 
     if check is not None:
         _check_template(check, lang)
@@ -85,8 +85,8 @@ def rules_cmd(
 
 
 def _check_template(path: Path, lang: str) -> NoReturn:
-    from .problems import num
-    from .rules import MAX_TEMPLATE_BYTES, explain
+    from kingsheet.core.problems import num
+    from kingsheet.core.rules import MAX_TEMPLATE_BYTES, explain
 
     try:
         if path.stat().st_size > MAX_TEMPLATE_BYTES:
@@ -120,7 +120,7 @@ def check_cmd(
     """
     import os
 
-    from .batch import check_many
+    from kingsheet.cli.batch import check_many
 
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
     results = check_many([str(f) for f in files], lang, workers)
@@ -158,8 +158,8 @@ def settle_cmd(
     Example: kingsheet settle --totals "А=100,Б=70,В=65,Г=-20" --stake 1
     """
 
-    from .money import METHODS, check_currency, parse_decimal, parse_stake, parse_totals, settle
-    from .render_money import settlement_text
+    from kingsheet.core.money import METHODS, check_currency, parse_decimal, parse_stake, parse_totals, settle
+    from kingsheet.render.money import settlement_text
 
     columns: dict[str, dict[str, int]] = {}
     money: dict[str, Any] = {}
@@ -192,8 +192,8 @@ def _evening(files: list[Path], force: bool) -> tuple[dict[str, Any], dict[str, 
     """Sum several games by player name; refuse a sheet with problems unless forced."""
     from decimal import Decimal
 
-    from .sheets import load_any
-    from .verify import verify
+    from kingsheet.core.verify import verify
+    from kingsheet.files.load import load_any
 
     summed: dict[str, Decimal] = {}
     columns: dict[str, dict[str, int]] = {}
@@ -224,7 +224,7 @@ def _evening(files: list[Path], force: bool) -> tuple[dict[str, Any], dict[str, 
 # --- scorekeeping at the table -------------------------------------------------------------------
 
 def _game_path(file: Path | None) -> Path:
-    from .ledger import current_game
+    from kingsheet.files.current import current_game
 
     return file if file is not None else current_game()
 
@@ -232,12 +232,12 @@ def _game_path(file: Path | None) -> Path:
 def complete_games(ctx: typer.Context, incomplete: str) -> list[str]:
     """Game ids and labels of the current game's rules (or blank-4's)."""
     try:
-        from .gamefile import load_game
-        from .ledger import current_game
+        from kingsheet.files.current import current_game
+        from kingsheet.files.gamefile import load_game
 
         rules = load_game(current_game()).rules
     except Exception:  # completion must never fail loudly
-        from .rules import load_rules
+        from kingsheet.core.rules import load_rules
 
         rules = load_rules("blank-4")
     names = [*rules.games, *(g.label() for g in rules.games.values())]
@@ -246,8 +246,8 @@ def complete_games(ctx: typer.Context, incomplete: str) -> list[str]:
 
 def complete_players(incomplete: str) -> list[str]:
     try:
-        from .gamefile import load_game
-        from .ledger import current_game
+        from kingsheet.files.current import current_game
+        from kingsheet.files.gamefile import load_game
 
         return [p for p in load_game(current_game()).players if p.startswith(incomplete)]
     except Exception:
@@ -271,11 +271,12 @@ def new_cmd(
 
     Example: kingsheet new friday.toml --rules blank-4 --players "Аня,Боря,Вася,Галя" --stake 0.50
     """
-    from .ledger import remember_current
-    from .money import METHODS, check_currency, parse_stake
-    from .rules import RulesError, load_rules
-    from .scorebook import find_player, new_game_text
-    from .storage import write_new
+    from kingsheet.core.entry import find_player
+    from kingsheet.core.money import METHODS, check_currency, parse_stake
+    from kingsheet.core.rules import RulesError, load_rules
+    from kingsheet.files.current import remember_current
+    from kingsheet.files.edits import new_game_text
+    from kingsheet.files.storage import write_new
 
     folder = file.parent if str(file.parent) else Path(".")
     if not folder.is_dir():
@@ -303,7 +304,7 @@ def new_cmd(
 
             ref = os.path.relpath(Path(ref).resolve(), file.resolve().parent)
         text = new_game_text(ref, names, opts, dealer, money, title)
-        from .gamefile import read_game
+        from kingsheet.files.gamefile import read_game
 
         read_game(text, file, file.resolve().parent)  # the new file must load as it will be read
         write_new(file, text.encode("utf-8"), force)
@@ -338,7 +339,7 @@ def _is_number(text: str) -> bool:
 def _deal_fields(game: Any, gid: str, points: list[str], taken: str | None, declarer: str | None,
                  contract: str | None, bid: int | None, buyer: str | None, price: int | None,
                  orderer: str | None, note: str | None) -> dict[str, Any]:
-    from .scorebook import find_player, parse_points, parse_taken_spec
+    from kingsheet.core.entry import find_player, parse_points, parse_taken_spec
 
     fields: dict[str, Any] = {"game": gid}
     if taken is not None:
@@ -366,8 +367,8 @@ def _print_refused(path: Path, exc: Any) -> NoReturn:
 
 
 def _after_change(path: Path, change: Any, verb: str) -> None:
-    from .problems import num
-    from .scorebook import next_game
+    from kingsheet.core.entry import next_game
+    from kingsheet.core.problems import num
 
     report = change.report
     row = next((r for r in report.rows if r.deal.number == change.number), None)
@@ -415,10 +416,10 @@ def deal_cmd(
 
     Example: kingsheet deal tricks -4 0 -8 -4      (the current game; GAME may be omitted)
     """
-    from .gamefile import load_game
-    from .ledger import Refused, add_deal
-    from .rules import RulesError
-    from .scorebook import next_game
+    from kingsheet.core.entry import next_game
+    from kingsheet.core.rules import RulesError
+    from kingsheet.files.changes import Refused, add_deal
+    from kingsheet.files.gamefile import load_game
 
     file, game_name, points = _split_deal_args(args or [])
     try:
@@ -455,9 +456,9 @@ def edit_cmd(
 
     Example: kingsheet edit 3 0 -4 0 -12
     """
-    from .gamefile import load_game
-    from .ledger import Refused, edit_deal
-    from .rules import RulesError
+    from kingsheet.core.rules import RulesError
+    from kingsheet.files.changes import Refused, edit_deal
+    from kingsheet.files.gamefile import load_game
 
     rest = list(args)
     file = Path(rest.pop(0)) if rest and (rest[0].endswith(".toml") or Path(rest[0]).is_file()) else None
@@ -492,7 +493,7 @@ def undo_cmd(file: Annotated[Path | None, typer.Argument(help="The game file (de
 
     Example: kingsheet undo
     """
-    from .ledger import undo_deal
+    from kingsheet.files.changes import undo_deal
 
     try:
         path = _game_path(file)
@@ -512,16 +513,16 @@ def show_cmd(
 
     Example: kingsheet show friday.toml --lang en
     """
-    from .render_text import sheet_text
-    from .sheets import load_any
-    from .verify import verify
+    from kingsheet.core.verify import verify
+    from kingsheet.files.load import load_any
+    from kingsheet.render.text import sheet_text
 
     try:
         report = verify(load_any(_game_path(file)))
     except InputError as exc:
         fail(str(exc))
     if sys.stdout.isatty() and not _no_color():
-        from .render_rich import print_sheet
+        from kingsheet.render.terminal import print_sheet
 
         print_sheet(report, lang)
     else:
@@ -547,7 +548,7 @@ def play_cmd(
     needed. Commands: undo, show, quit. Every finished deal is saved at once.
     Example: kingsheet play friday.toml
     """
-    from .play import run
+    from kingsheet.cli.play import run
 
     try:
         path = _game_path(file)
@@ -586,7 +587,7 @@ def _output(path: Path, allowed: set[str]) -> str:
 
 def game_settlement(report: Any) -> Any:
     """The settlement the sheets print: the file's [money], or 1 a point pairwise; None if it cannot be made."""
-    from .money import check_currency, parse_stake, settle
+    from kingsheet.core.money import check_currency, parse_stake, settle
 
     money = report.game.money
     try:
@@ -612,8 +613,8 @@ def blank_cmd(
 
     Example: kingsheet blank --rules blank-4 -o blank.pdf --players "Аня,Боря,Вася,Галя"
     """
-    from .rules import RulesError, load_rules
-    from .storage import write_new
+    from kingsheet.core.rules import RulesError, load_rules
+    from kingsheet.files.storage import write_new
 
     suffix = _output(output, {".pdf", ".xlsx"})
     if per_page not in (1, 2):
@@ -624,11 +625,11 @@ def blank_cmd(
         if names is not None and len(names) != rules.players:
             fail(f"{rules.id} is for {rules.players} players; --players names {len(names)}")
         if suffix == ".pdf":
-            from .render_pdf import blank_pdf
+            from kingsheet.render.pdf import blank_pdf
 
             data = blank_pdf(rules, names, lang, per_page, stake)
         else:
-            from .render_xlsx import blank_xlsx
+            from kingsheet.render.xlsx import blank_xlsx
 
             data = blank_xlsx(rules, names, lang, stake)
         write_new(output, data, force)
@@ -649,24 +650,24 @@ def export_cmd(
 
     Example: kingsheet export friday.toml -o friday.pdf
     """
-    from .sheets import load_any
-    from .storage import write_new
-    from .verify import verify
+    from kingsheet.core.verify import verify
+    from kingsheet.files.load import load_any
+    from kingsheet.files.storage import write_new
 
     suffix = _output(output, OUTPUTS)
     try:
         report = verify(load_any(file))
         money = game_settlement(report)
         if suffix == ".pdf":
-            from .render_pdf import sheet_pdf
+            from kingsheet.render.pdf import sheet_pdf
 
             data = sheet_pdf(report, money, lang)
         elif suffix == ".xlsx":
-            from .render_xlsx import sheet_xlsx
+            from kingsheet.render.xlsx import sheet_xlsx
 
             data = sheet_xlsx(report, money, lang)
         elif suffix == ".csv":
-            from .importers.csv import write_csv
+            from kingsheet.files.importers.csv import write_csv
 
             data = write_csv(report.game).encode("utf-8")
         else:
@@ -696,10 +697,10 @@ def import_cmd(
 
     Example: kingsheet import friday.xlsx -o friday.toml
     """
-    from .scorebook import append_deals, new_game_text
-    from .sheets import load_any
-    from .storage import write_new
-    from .verify import verify
+    from kingsheet.core.verify import verify
+    from kingsheet.files.edits import append_deals, new_game_text
+    from kingsheet.files.load import load_any
+    from kingsheet.files.storage import write_new
 
     if sheet.suffix.lower() not in (".xlsx", ".xlsm", ".csv"):
         fail(f"{sheet}: import reads .xlsx or .csv sheets")
@@ -739,7 +740,3 @@ def main() -> None:
         typer.echo(f"kingsheet: unexpected error ({type(exc).__name__}: {one_line(str(exc))}); nothing was "
                    "changed by it. Please report it; KINGSHEET_DEBUG=1 shows the details", err=True)
         sys.exit(UNUSABLE)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,1 @@
+"""The command line: the typer app, the prompt, batch checks. May import everything."""

@@ -1,0 +1,1 @@
+"""Game files and sheets on disk: reading, editing, saving, importing. Imports core and files."""

@@ -1,0 +1,37 @@
+"""The current game: the file `new` made last, remembered in the user data folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from kingsheet.core.problems import InputError
+from kingsheet.files.storage import atomic_write
+
+
+def state_dir() -> Path:
+    env = os.environ.get("KINGSHEET_STATE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("kingsheet", appauthor=False))
+
+
+def remember_current(path: Path) -> None:
+    folder = state_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(folder / "current", str(path.resolve()).encode("utf-8"))
+    except (OSError, InputError):
+        pass  # remembering is a convenience; the game file itself is what matters
+
+
+def current_game() -> Path:
+    env = os.environ.get("KINGSHEET_FILE")
+    if env:
+        return Path(env)
+    try:
+        return Path((state_dir() / "current").read_text(encoding="utf-8").strip())
+    except OSError:
+        raise InputError("no current game: give the game file, or start one with 'kingsheet new'") from None

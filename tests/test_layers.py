@@ -1,0 +1,67 @@
+"""The layers of the package, one import rule to a folder, and the version taken from one place."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+from pathlib import Path
+
+import pytest
+
+import kingsheet
+from conftest import ROOT
+
+PACKAGE = ROOT / "kingsheet"
+ALLOWED = {
+    "core": {"core"},
+    "files": {"core", "files"},
+    "render": {"core", "render"},
+    "cli": {"core", "files", "render", "cli"},
+}
+
+
+def imports_of(path: Path, root: Path = ROOT) -> list[tuple[int, str]]:
+    """Every kingsheet module a file imports, at the top or inside a function, as a dotted name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = path.relative_to(root).with_suffix("").parts
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolve against the file's package
+                base = list(here[:-1])[: len(here) - node.level]
+                name = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                name = node.module or ""
+            out.append((node.lineno, name))
+        elif isinstance(node, ast.Import):
+            out.extend((node.lineno, alias.name) for alias in node.names)
+    return [(line, name) for line, name in out if name == "kingsheet" or name.startswith("kingsheet.")]
+
+
+MODULES = sorted(p for p in PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_each_folder_imports_only_what_its_rule_allows(path):
+    layer = path.relative_to(PACKAGE).parts[0]
+    if layer == "__init__.py":
+        assert imports_of(path) == []
+        return
+    assert layer in ALLOWED, f"{path}: a module outside the four layers"
+    for line, name in imports_of(path):
+        parts = name.split(".")
+        assert len(parts) >= 2 and parts[1] in ALLOWED[layer], \
+            f"{path.relative_to(ROOT)}:{line} imports {name}; {layer} may import only {sorted(ALLOWED[layer])}"
+
+
+def test_the_rule_sees_imports_inside_functions_and_relative_ones(tmp_path):
+    """The checker itself: a core module that imports render late, or by a relative name, is seen."""
+    fake = tmp_path / "kingsheet" / "core" / "verify.py"
+    fake.parent.mkdir(parents=True)
+    fake.write_text("from ..render import text\n\ndef _x():\n    from kingsheet.files.storage import locked\n",
+                    encoding="utf-8")
+    assert imports_of(fake, tmp_path) == [(1, "kingsheet.render"), (4, "kingsheet.files.storage")]
+
+
+def test_the_version_comes_from_the_installed_metadata():
+    assert kingsheet.__version__ == importlib.metadata.version("kingsheet")
