@@ -11,6 +11,7 @@ from pypdf import PdfReader
 
 from conftest import EXAMPLES
 from kingsheet.cli.app import app
+from kingsheet.core.money import settlement_of
 from kingsheet.core.problems import num
 from kingsheet.core.rules import load_rules, template_ids
 from kingsheet.core.verify import verify
@@ -97,7 +98,7 @@ def test_filled_sheet_holds_names_cells_totals_and_transfers(runner, tmp_path):
     assert "Лидер:Боря(37)" in text
     assert "Переводы" in text and "→" in text
     assert "Счётпоходуигры" in text  # the chart's title
-    assert out.read_bytes() == sheet_pdf(report, __import__("kingsheet.cli.app", fromlist=["x"]).game_settlement(report))
+    assert out.read_bytes() == sheet_pdf(report, settlement_of(report))
 
 
 def test_export_with_problems_marks_them_and_exits_1(runner, tmp_path):

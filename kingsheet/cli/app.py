@@ -190,35 +190,22 @@ def settle_cmd(
 
 def _evening(files: list[Path], force: bool) -> tuple[dict[str, Any], dict[str, dict[str, int]], dict[str, Any]]:
     """Sum several games by player name; refuse a sheet with problems unless forced."""
-    from decimal import Decimal
-
+    from kingsheet.core.money import Disagreement, combine_games
     from kingsheet.core.verify import verify
     from kingsheet.files.load import load_any
 
-    summed: dict[str, Decimal] = {}
-    columns: dict[str, dict[str, int]] = {}
-    moneys: list[dict[str, Any]] = []
+    reports = []
     for path in files:
         report = verify(load_any(path))
         if report.problems and not force:
             for problem in report.problems:
                 typer.echo(one_line(f"{path}: {problem.message}"), err=True)
             fail(f"{path} has problems; fix them, or settle anyway with --force", PROBLEMS)
-        name = path.stem
-        while name in columns:
-            name += "'"
-        columns[name] = {p: t.total for p, t in report.totals.items()}
-        for p, t in report.totals.items():
-            summed[p] = summed.get(p, Decimal(0)) + t.total
-        moneys.append(dict(report.game.money))
-    money: dict[str, Any] = {}
-    for key in ("stake", "currency", "method"):
-        values = {str(m[key]) for m in moneys if key in m}
-        if len(values) > 1:
-            raise InputError(f"the files disagree on {key} ({', '.join(sorted(values))}); give --{key}")
-        if values:
-            money[key] = values.pop()
-    return summed, columns, money
+        reports.append((path.stem, report))
+    try:
+        return combine_games(reports)
+    except Disagreement as exc:
+        fail(f"{exc}; give --{exc.key}")
 
 
 # --- scorekeeping at the table -------------------------------------------------------------------
@@ -336,27 +323,15 @@ def _is_number(text: str) -> bool:
     return text.replace("−", "-").lstrip("+-").isdigit()
 
 
-def _deal_fields(game: Any, gid: str, points: list[str], taken: str | None, declarer: str | None,
-                 contract: str | None, bid: int | None, buyer: str | None, price: int | None,
-                 orderer: str | None, note: str | None) -> dict[str, Any]:
-    from kingsheet.core.entry import find_player, parse_points, parse_taken_spec
+def _deal_fields(game: Any, number: int, gid: str, points: list[str], taken: str | None,
+                 extras: dict[str, Any]) -> dict[str, Any]:
+    """The library reads what was typed; here its messages get the command's flags."""
+    from kingsheet.core.entry import TakenError, deal_fields
 
-    fields: dict[str, Any] = {"game": gid}
-    if taken is not None:
-        if points:
-            fail("give points or --taken, not both")
-        fields["taken"] = parse_taken_spec(taken, game.players)
-    else:
-        if not points:
-            fail("give the points in seating order (e.g. -4 0 -8 -4), or --taken \"Аня: tricks=2; …\"")
-        fields["points"] = parse_points(points, len(game.players))
-    for key, who in (("declarer", declarer), ("buyer", buyer), ("orderer", orderer)):
-        if who:
-            fields[key] = find_player(who, game.players)
-    fields = game.with_turn(fields)
-    fields.update({k: v for k, v in (("contract", contract), ("bid", bid), ("price", price), ("note", note))
-                   if v is not None})
-    return fields
+    try:
+        return deal_fields(game, number, gid, points, taken, extras)
+    except TakenError as exc:
+        fail(f"--taken: {exc}")
 
 
 def _print_refused(path: Path, exc: Any) -> NoReturn:
@@ -436,7 +411,8 @@ def deal_cmd(
                 known = ", ".join(g.label() for g in game.rules.games.values())
                 fail(f"{game.rules.id} has no game '{game_name}' (games: {known})")
             gid = found
-        fields = _deal_fields(game, gid, points, taken, declarer, contract, bid, buyer, price, orderer, note)
+        fields = _deal_fields(game, len(game.deals) + 1, gid, points, taken, dict(
+            declarer=declarer, contract=contract, bid=bid, buyer=buyer, price=price, orderer=orderer, note=note))
         change = add_deal(path, fields, force)
     except Refused as exc:
         _print_refused(path, exc)
@@ -475,10 +451,9 @@ def edit_cmd(
         gid = game.rules.find_game(game_name or (old.game if old else ""))
         if gid is None:
             fail(f"{game.rules.id} has no game '{game_name or (old.game if old else '')}'")
-        fields = _deal_fields(game, gid, points, taken, declarer or (old.declarer if old else None),
-                              contract or (old.contract if old else None), bid if bid is not None else (old.bid if old else None),
-                              buyer or (old.buyer if old else None), price if price is not None else (old.price if old else None),
-                              orderer or (old.orderer if old else None), note)
+        given = dict(declarer=declarer, contract=contract, bid=bid, buyer=buyer, price=price, orderer=orderer)
+        kept = {k: getattr(old, k) for k in given if old is not None and given[k] is None}
+        fields = _deal_fields(game, number, gid, points, taken, {**given, **kept, "note": note})
         change = edit_deal(path, number, fields, force)
     except Refused as exc:
         _print_refused(path, exc)
@@ -585,19 +560,6 @@ def _output(path: Path, allowed: set[str]) -> str:
     return suffix
 
 
-def game_settlement(report: Any) -> Any:
-    """The settlement the sheets print: the file's [money], or 1 a point pairwise; None if it cannot be made."""
-    from kingsheet.core.money import check_currency, parse_stake, settle
-
-    money = report.game.money
-    try:
-        cur = check_currency(money.get("currency"))
-        return settle({p: t.total for p, t in report.totals.items()}, parse_stake(money.get("stake"), cur), cur,
-                      str(money.get("method", "pairwise")), pot_mean=True)
-    except InputError:
-        return None
-
-
 @app.command("blank")
 def blank_cmd(
     rules_id: Annotated[str, typer.Option("--rules", "-r", help="Template id or file.", autocompletion=complete_rules)],
@@ -650,6 +612,7 @@ def export_cmd(
 
     Example: kingsheet export friday.toml -o friday.pdf
     """
+    from kingsheet.core.money import settlement_of
     from kingsheet.core.verify import verify
     from kingsheet.files.load import load_any
     from kingsheet.files.storage import write_new
@@ -657,7 +620,7 @@ def export_cmd(
     suffix = _output(output, OUTPUTS)
     try:
         report = verify(load_any(file))
-        money = game_settlement(report)
+        money = settlement_of(report)
         if suffix == ".pdf":
             from kingsheet.render.pdf import sheet_pdf
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.entry import find_player, next_game, parse_points, parse_taken_spec
+from kingsheet.core.entry import EXTRA_KEYS, deal_fields, next_game
 from kingsheet.core.game import GameFile
 from kingsheet.core.problems import InputError, one_line
 from kingsheet.core.verify import Report, verify
@@ -20,7 +20,6 @@ from kingsheet.files.changes import Refused, add_deal, undo_deal
 from kingsheet.files.gamefile import load_game
 from kingsheet.render.text import sheet_text
 
-EXTRA_KEYS = {"declarer", "bid", "buyer", "price", "orderer", "contract", "note"}
 HELP = ("type the points in seating order (-4 0 -8 -4), or what each took (Аня: tricks=2 hearts=1; Боря: …); "
         "a game's name first to play another game; declarer=…, bid=…, buyer=…, price=…, orderer=…, contract=… "
         "where needed; "
@@ -66,24 +65,9 @@ def parse_line(line: str, game: GameFile, default_game: str | None) -> dict[str,
                 break
     if gid is None:
         raise InputError("which game? start the line with its name, e.g. «черви -4 -4 0 -8»")
-    fields: dict[str, Any] = {"game": gid}
     rest = " ".join(tokens)
-    if ":" in rest:
-        fields["taken"] = parse_taken_spec(rest, game.players)
-    else:
-        fields["points"] = parse_points(tokens, len(game.players))
-    for key in ("declarer", "buyer", "orderer"):
-        if key in extras:
-            fields[key] = find_player(extras[key], game.players)
-    for key in ("bid", "price"):
-        if key in extras:
-            if not extras[key].isdigit():
-                raise InputError(f"{key} must be a whole number, not '{extras[key]}'")
-            fields[key] = int(extras[key])
-    for key in ("contract", "note"):
-        if key in extras:
-            fields[key] = extras[key]
-    return game.with_turn(fields)
+    taken = rest if ":" in rest else None
+    return deal_fields(game, len(game.deals) + 1, gid, [] if taken else tokens, taken, extras)
 
 
 def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str] | None = None) -> int:

@@ -3,7 +3,7 @@ player names by prefix, points in seating order, counts per player, and the game
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kingsheet.core.game import GameFile, parse_taken
@@ -12,6 +12,46 @@ from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
 if TYPE_CHECKING:
     from kingsheet.core.report import Report
+
+
+#: What a deal may carry besides its cells, as a person types it (``declarer=Боря``).
+EXTRA_KEYS = ("declarer", "buyer", "orderer", "bid", "price", "contract", "note")
+
+
+class TakenError(InputError):
+    """What each player took, written so it cannot be read (the CLI names its --taken flag)."""
+
+
+def deal_fields(game: GameFile, number: int, gid: str, points: Sequence[str], taken: str | None,
+                extras: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of deal ``number`` from what a person typed: the points in seating order or what
+    each took, players by name or prefix, and the declarer and orderer from the turn where they
+    are not given. Raises InputError with the reason."""
+    fields: dict[str, Any] = {"game": gid}
+    if taken is not None:
+        if points:
+            raise InputError("give the points or what each took, not both")
+        fields["taken"] = parse_taken_spec(taken, game.players)
+    elif not points:
+        raise InputError("give the points in seating order (e.g. -4 0 -8 -4), or what each took "
+                         "(Аня: tricks=2; …)")
+    else:
+        fields["points"] = parse_points(points, len(game.players))
+    for key in ("declarer", "buyer", "orderer"):
+        if extras.get(key):
+            fields[key] = find_player(str(extras[key]), game.players)
+    for key in ("bid", "price"):
+        value = extras.get(key)
+        if isinstance(value, str):
+            if not value.isdigit():
+                raise InputError(f"{key} must be a whole number, not '{value}'")
+            value = int(value)
+        if value is not None:
+            fields[key] = value
+    for key in ("contract", "note"):
+        if extras.get(key) is not None:
+            fields[key] = str(extras[key])
+    return game.with_turn(fields, number)
 
 
 def find_player(name: str, players: Sequence[str]) -> str:
@@ -35,28 +75,28 @@ def parse_taken_spec(spec: str, players: Sequence[str]) -> list[dict[str, int]]:
     for part in [p for p in spec.split(";") if p.strip()]:
         name, sep, rest = part.partition(":")
         if not sep:
-            raise InputError(f"--taken: '{part.strip()}' needs a name and a colon, e.g. \"Аня: tricks=2 hearts=1\"")
+            raise TakenError(f"'{part.strip()}' needs a name and a colon, e.g. \"Аня: tricks=2 hearts=1\"")
         who = find_player(name.strip(), players)
         if who in seen:
-            raise InputError(f"--taken: {who} is named twice")
+            raise TakenError(f"{who} is named twice")
         seen.add(who)
         counts: dict[str, Any] = {}
         for item in rest.replace(",", " ").split():
             key, eq, value = item.partition("=")
             if not eq:
-                raise InputError(f"--taken: '{item}' should be key=count, e.g. tricks=2")
+                raise TakenError(f"'{item}' should be key=count, e.g. tricks=2")
             if fold(key) not in CATEGORY_ALIASES:
-                raise InputError(f"--taken: unknown count '{key}' (tricks, hearts, boys, girls, king, last)")
+                raise TakenError(f"unknown count '{key}' (tricks, hearts, boys, girls, king, last)")
             try:
                 counts[key] = int(value)
             except ValueError:
-                raise InputError(f"--taken: {who}'s {key} = '{value}' is not a whole number") from None
+                raise TakenError(f"{who}'s {key} = '{value}' is not a whole number") from None
         parsed, err = parse_taken(counts, 0)
         if err or parsed is None:
-            raise InputError(f"--taken: {who}: {err}")
+            raise TakenError(f"{who}: {err}")
         out[players.index(who)] = parsed
     if not seen:
-        raise InputError("--taken is empty")
+        raise TakenError("no player's counts are given")
     return out
 
 

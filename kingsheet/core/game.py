@@ -82,11 +82,11 @@ class GameFile:
             return ""
         return f", {who} opens the auction" if self.rules.declares is Turn.AUCTION else f", {who} declares"
 
-    def with_turn(self, fields: dict[str, Any]) -> dict[str, Any]:
-        """The fields of the next deal with its declarer and orderer filled in from the turn where
+    def with_turn(self, fields: dict[str, Any], number: int) -> dict[str, Any]:
+        """The fields of deal ``number`` with its declarer and orderer filled in from the turn where
         they were left out."""
         out = dict(fields)
-        turn = self.on_turn(len(self.deals) + 1)
+        turn = self.on_turn(number)
         if self.rules.games[out["game"]].kind == "trumps":
             out.setdefault("declarer", turn)
         if self.rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):

@@ -9,12 +9,13 @@ players, a greedy settlement above that, and the result says which).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from typing import Any
 
 from kingsheet.core.problems import InputError
+from kingsheet.core.report import Report
 
 # ISO 4217 codes a table is likely to play for: minor-unit digits and the sign printed after amounts
 CURRENCIES: dict[str, tuple[int, str]] = {
@@ -269,3 +270,46 @@ def fmt_money(amount: Decimal, s: Settlement) -> str:
     if text.endswith(".00"):
         text = text[:-3]
     return f"{text} {s.symbol}"
+
+
+class Disagreement(InputError):
+    """Games of one evening whose money headers differ; ``key`` is stake, currency or method."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+def settlement_of(report: Report) -> Settlement | None:
+    """The settlement the sheets print: the game's [money], or 1 a point pairwise; None if the
+    file's money cannot be used."""
+    money = report.game.money
+    try:
+        cur = check_currency(money.get("currency"))
+        return settle({p: t.total for p, t in report.totals.items()}, parse_stake(money.get("stake"), cur), cur,
+                      str(money.get("method", "pairwise")), pot_mean=True)
+    except InputError:
+        return None
+
+
+def combine_games(reports: Sequence[tuple[str, Report]]) -> tuple[dict[str, Decimal], dict[str, dict[str, int]],
+                                                                  dict[str, Any]]:
+    """Several games of one evening: each player's totals summed by name, a column per game (its
+    name made unique), and the money header they agree on. Files that disagree on stake, currency
+    or method raise InputError naming the key."""
+    summed: dict[str, Decimal] = {}
+    columns: dict[str, dict[str, int]] = {}
+    for name, report in reports:
+        while name in columns:
+            name += "'"
+        columns[name] = {p: t.total for p, t in report.totals.items()}
+        for p, t in report.totals.items():
+            summed[p] = summed.get(p, Decimal(0)) + t.total
+    money: dict[str, Any] = {}
+    for key in ("stake", "currency", "method"):
+        values = {str(r.game.money[key]) for _, r in reports if key in r.game.money}
+        if len(values) > 1:
+            raise Disagreement(key, f"the files disagree on {key} ({', '.join(sorted(values))})")
+        if values:
+            money[key] = values.pop()
+    return summed, columns, money
