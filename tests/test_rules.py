@@ -147,3 +147,26 @@ def test_trump_flags_and_turns_drive_the_rules():
     assert load_rules("trump-bidding").bidding and load_rules("trump-bidding").declares is Turn.AUCTION
     assert load_rules("blank-4").buyout and not load_rules("trump-48").buyout
     assert load_rules("blank-4").declares is Turn.LEFT and load_rules("ordered-56").orders is Turn.LEFT
+
+
+def test_an_edited_template_is_read_again(tmp_path):
+    """load_rules is cached, but a running process (play, a server) sees a template edited on disk."""
+    path = tmp_path / "ours.toml"
+    path.write_text(BASE, encoding="utf-8")
+    before = load_rules(str(path))
+    assert load_rules(str(path)) is before  # cached while the file is as it was
+    import os
+
+    assert 'name = { ru = "Кинг короткий"' in BASE
+    path.write_text(BASE.replace('name = { ru = "Кинг короткий', 'name = { ru = "Наш кинг короткий'), encoding="utf-8")
+    os.utime(path, ns=(before.template.stamp[0] + 10**9,) * 2)  # type: ignore[index]
+    after = load_rules(str(path))
+    assert after.template.name["ru"].startswith("Наш") and before.template.name["ru"].startswith("Кинг")
+
+
+def test_a_huge_template_file_is_not_read_whole(tmp_path):
+    path = tmp_path / "big.toml"
+    with path.open("wb") as fh:
+        fh.truncate(50 * 1024 * 1024)  # sparse: 50 MB that cost nothing to make
+    with pytest.raises(RulesError, match="larger than 256 KiB"):
+        load_rules(str(path))

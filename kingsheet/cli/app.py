@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from kingsheet.core.problems import InputError, one_line
+from kingsheet.core.problems import InputError, Unusable, one_line
 
 # Imports of the library happen inside the commands: start-up stays close to typer's own.
 
@@ -179,7 +179,7 @@ def settle_cmd(
         st = parse_stake(stake if stake is not None else money.get("stake"), cur)
         rnd = parse_decimal(round_to, "--round") if round_to is not None else None
         result = settle(summed, st, cur, how, pot_mean, rnd)
-    except InputError as exc:
+    except Unusable as exc:
         fail(str(exc))
     if as_json:
         emit_json(result.as_json())
@@ -260,7 +260,7 @@ def new_cmd(
     """
     from kingsheet.core.entry import find_player
     from kingsheet.core.money import METHODS, check_currency, parse_stake
-    from kingsheet.core.rules import RulesError, load_rules
+    from kingsheet.core.rules import RulesError, is_template_path, load_rules
     from kingsheet.files.current import remember_current
     from kingsheet.files.edits import new_game_text
     from kingsheet.files.storage import write_new
@@ -285,7 +285,7 @@ def new_cmd(
                 fail(f"--method must be pairwise or pot, not '{method}'")
             money["method"] = method or "pairwise"
         ref = rules_id
-        if ref.endswith(".toml") or "/" in ref:
+        if is_template_path(ref):
             # a template file of the user's: stored relative to the game file, as the loader reads it
             import os
 
@@ -295,7 +295,7 @@ def new_cmd(
 
         read_game(text, file, file.resolve().parent)  # the new file must load as it will be read
         write_new(file, text.encode("utf-8"), force)
-    except (RulesError, InputError) as exc:
+    except (RulesError, Unusable) as exc:
         fail(str(exc))
     remember_current(file)
     first = rules.slots[0] if rules.slots else next(iter(rules.games))
@@ -308,7 +308,7 @@ def _split_deal_args(args: list[str]) -> tuple[Path | None, str | None, list[str
     """[FILE] [GAME] POINTS…: a file ends in .toml or exists; a game is not a number."""
     file = None
     rest = list(args)
-    if rest and (rest[0].endswith(".toml") or Path(rest[0]).is_file()):
+    if rest and _is_game_file(rest[0]):
         file = Path(rest.pop(0))
     game = None
     if rest and not _is_number(rest[0]):
@@ -317,6 +317,11 @@ def _split_deal_args(args: list[str]) -> tuple[Path | None, str | None, list[str
         if a.startswith("--"):
             fail(f"unknown option {a}; see kingsheet deal --help")
     return file, game, rest
+
+
+def _is_game_file(arg: str) -> bool:
+    """Among a deal's words, the game file: it ends in .toml or exists."""
+    return arg.endswith(".toml") or Path(arg).is_file()
 
 
 def _is_number(text: str) -> bool:
@@ -416,7 +421,7 @@ def deal_cmd(
         change = add_deal(path, fields, force)
     except Refused as exc:
         _print_refused(path, exc)
-    except (InputError, RulesError) as exc:
+    except (Unusable, RulesError) as exc:
         fail(str(exc))
     _after_change(path, change, "recorded")
 
@@ -437,7 +442,7 @@ def edit_cmd(
     from kingsheet.files.gamefile import load_game
 
     rest = list(args)
-    file = Path(rest.pop(0)) if rest and (rest[0].endswith(".toml") or Path(rest[0]).is_file()) else None
+    file = Path(rest.pop(0)) if rest and _is_game_file(rest[0]) else None
     if not rest or not rest[0].isdigit():
         fail("say which deal to correct: kingsheet edit [FILE] N POINTS…")
     number = int(rest.pop(0))
@@ -457,7 +462,7 @@ def edit_cmd(
         change = edit_deal(path, number, fields, force)
     except Refused as exc:
         _print_refused(path, exc)
-    except (InputError, RulesError) as exc:
+    except (Unusable, RulesError) as exc:
         fail(str(exc))
     _after_change(path, change, "corrected")
 
@@ -473,7 +478,7 @@ def undo_cmd(file: Annotated[Path | None, typer.Argument(help="The game file (de
     try:
         path = _game_path(file)
         change = undo_deal(path)
-    except InputError as exc:
+    except Unusable as exc:
         fail(str(exc))
     typer.echo(f"removed deal {change.number}")
     _after_change(path, change, "removed")
@@ -494,7 +499,7 @@ def show_cmd(
 
     try:
         report = verify(load_any(_game_path(file)))
-    except InputError as exc:
+    except Unusable as exc:
         fail(str(exc))
     if sys.stdout.isatty() and not _no_color():
         from kingsheet.render.terminal import print_sheet
@@ -528,7 +533,7 @@ def play_cmd(
     try:
         path = _game_path(file)
         code = run(path, lang, typer.echo)
-    except InputError as exc:
+    except Unusable as exc:
         fail(str(exc))
     raise typer.Exit(code)
 
@@ -595,7 +600,7 @@ def blank_cmd(
 
             data = blank_xlsx(rules, names, lang, stake)
         write_new(output, data, force)
-    except (RulesError, InputError) as exc:
+    except (RulesError, Unusable) as exc:
         fail(str(exc))
     length = f"to {rules.limit} minus points" if rules.limit else f"{len(rules.slots)} deals"
     typer.echo(f"wrote {output}: the {rules.id} blank ({length})")
@@ -640,7 +645,7 @@ def export_cmd(
             obj["settlement"] = money.as_json() if money else None
             data = (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
         write_new(output, data, force)
-    except InputError as exc:
+    except Unusable as exc:
         fail(str(exc))
     for problem in report.problems:
         typer.echo(one_line(f"{file}: {problem.message}"), err=True)
@@ -674,7 +679,7 @@ def import_cmd(
         keys = ("game", "points", "orderer", "declarer", "contract", "bid", "buyer", "price", "note")
         text = append_deals(text, [{k: getattr(deal, k) for k in keys} for deal in game.deals])
         write_new(output, text.encode("utf-8"), force)
-    except InputError as exc:
+    except Unusable as exc:
         fail(str(exc))
     report = verify(game)
     for problem in report.problems:

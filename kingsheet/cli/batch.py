@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.problems import InputError, one_line
+from kingsheet.core.problems import Unusable, one_line
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ def check_one(path: str, lang: str = "ru") -> Checked:
 
     try:
         report = verify(load_any(Path(path)))
-    except InputError as exc:
+    except Unusable as exc:
         return Checked(path, 2, (f"kingsheet: {exc}",), "", None)
     errors = tuple(one_line(f"{path}: {p.message}") for p in report.problems)
     summary = totals_block(report, lang) + "\n" + status_line(report)

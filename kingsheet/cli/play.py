@@ -14,7 +14,7 @@ from typing import Any
 
 from kingsheet.core.entry import EXTRA_KEYS, deal_fields, next_game
 from kingsheet.core.game import GameFile
-from kingsheet.core.problems import InputError, one_line
+from kingsheet.core.problems import InputError, Unusable, one_line
 from kingsheet.core.verify import Report, verify
 from kingsheet.files.changes import Refused, add_deal, undo_deal
 from kingsheet.files.gamefile import load_game
@@ -105,7 +105,7 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
                 try:
                     change = undo_deal(path)
                     echo(f"removed deal {change.number}")
-                except InputError as exc:
+                except Unusable as exc:
                     echo(f"✗ {exc}")
                 continue
             try:
@@ -116,7 +116,7 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
                     echo(one_line(f"✗ {p.message}"))
                 echo("not recorded; type the row again")
                 continue
-            except InputError as exc:
+            except Unusable as exc:
                 echo(f"✗ {exc}")
                 continue
             echo(f"✓ deal {change.number} saved")

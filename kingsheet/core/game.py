@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.core.problems import InputError, Problem
-from kingsheet.core.rules import Order, Rules, RulesError, Turn, load_rules
+from kingsheet.core.rules import Order, Rules, RulesError, Turn, is_template_path, load_rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
 FORMAT = 1
@@ -211,7 +211,7 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
     if len(set(players_t)) != len(players_t):
         raise InputError(f"{where}: a player's name appears twice")
     template_ref = ref
-    if (ref.endswith(".toml") or "/" in ref) and base_dir and not Path(ref).is_absolute():
+    if is_template_path(ref) and base_dir and not Path(ref).is_absolute():
         template_ref = str(base_dir / ref)
     try:
         rules = load_rules(template_ref, parse_options(raw.get("options")))

@@ -18,11 +18,20 @@ class Problem(NamedTuple):
         return self._asdict()
 
 
-class InputError(Exception):
-    """Unusable input (exit 2): an unreadable file, unknown rules, a bad option or argument."""
+class Unusable(Exception):
+    """kingsheet cannot go on (exit 2); the message is one line that says where and what."""
 
     def __init__(self, message: str) -> None:
         super().__init__(one_line(message))
+
+
+class InputError(Unusable):
+    """Unusable input: an unreadable file, unknown rules, a bad option or argument."""
+
+
+class StorageError(Unusable):
+    """The disk or the lock failed: a full disk, a folder that cannot be written, a lock not had.
+    Nothing was written."""
 
 
 # Characters that would break a message across lines or turn the text around it on a terminal

@@ -8,9 +8,9 @@ A template states units, the deck and the order of deals. Every row total and st
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from functools import cache, cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +85,7 @@ class Template:
     order: Order
     raw: Mapping[str, Any]
     path: Path | None = None
+    stamp: tuple[int, int] | None = None  # the file's mtime and size when it was read
 
     @property
     def options(self) -> dict[str, tuple[tuple[str, ...], str]]:
@@ -196,7 +197,7 @@ class Rules:
     @property
     def key(self) -> tuple[object, ...]:
         """Identifies the rules for caches: the template and the options chosen."""
-        return (self.template.id, str(self.template.path), tuple(sorted(self.options.items())))
+        return (self.template.id, str(self.template.path), self.template.stamp, tuple(sorted(self.options.items())))
 
     @property
     def players(self) -> int:
@@ -337,20 +338,50 @@ def template_from_raw(raw: dict[str, Any], where: str, path: Path | None = None)
     )
 
 
-@cache
-def load_template(ref: str) -> Template:
-    """A bundled template by id, or a template file by path."""
-    looks_like_path = ref.endswith(".toml") or "/" in ref or "\\" in ref
-    path = Path(ref) if looks_like_path else template_dir() / f"{ref}.toml"
+def is_template_path(ref: str) -> bool:
+    """A rules reference names a file (``house.toml``, ``rules/ours.toml``), not a bundled id."""
+    return ref.endswith(".toml") or "/" in ref or "\\" in ref
+
+
+def template_path(ref: str) -> Path:
+    """Where a rules reference's template lives; RulesError when there is none."""
+    path = Path(ref) if is_template_path(ref) else template_dir() / f"{ref}.toml"
     if not path.is_file():
-        if looks_like_path:
+        if is_template_path(ref):
             raise RulesError(f"template file {ref} not found")
         raise RulesError(f"unknown rules '{ref}'; known: {', '.join(template_ids())}")
+    return path
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """When a template file last changed: a running process (``play``, a server) sees edits."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RulesError(f"cannot read template {ref}: {exc}") from None
-    return read_template(text, path)
+        st = path.stat()
+    except OSError as exc:
+        raise RulesError(f"cannot read template {path}: {exc.strerror}") from None
+    return st.st_mtime_ns, st.st_size
+
+
+_TEMPLATES: dict[tuple[str, int, int], Template] = {}
+_RULES: dict[tuple[object, ...], Rules] = {}
+_CACHE_SIZE = 64
+
+
+def load_template(ref: str) -> Template:
+    """A bundled template by id, or a template file by path; read again when the file changes."""
+    path = template_path(ref)
+    key = (str(path.resolve()), *_stamp(path))
+    if key not in _TEMPLATES:
+        if len(_TEMPLATES) >= _CACHE_SIZE:
+            _TEMPLATES.clear()
+        try:
+            with path.open("rb") as fh:  # never more than the limit, whatever the file claims
+                data = fh.read(MAX_TEMPLATE_BYTES + 1)
+            text = data.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RulesError(f"cannot read template {ref}: {exc}") from None
+        _TEMPLATES[key] = replace(read_template(text, path), stamp=key[1:])
+    return _TEMPLATES[key]
 
 
 def _expand_deals(entries: Any, options: Mapping[str, str], where: str) -> list[str]:
@@ -688,10 +719,12 @@ def explain(text: str, path: Path | None = None) -> tuple[list[str], list[Rules]
 
 
 def load_rules(ref: str, options: Mapping[str, str] | None = None) -> Rules:
-    return _load_rules(ref, tuple(sorted((options or {}).items())))
-
-
-@lru_cache(maxsize=64)
-def _load_rules(ref: str, options: tuple[tuple[str, str], ...]) -> Rules:
-    # Rules are immutable: a batch of game files of one system resolves it once
-    return resolve(load_template(ref), dict(options))
+    """The rules of a game: a template with its options chosen. Rules are immutable, so a batch of
+    game files of one system resolves it once; an edited template file is read again."""
+    template = load_template(ref)
+    key = (template.id, str(template.path), template.stamp, tuple(sorted((options or {}).items())))
+    if key not in _RULES:
+        if len(_RULES) >= _CACHE_SIZE:
+            _RULES.clear()
+        _RULES[key] = resolve(template, dict(options or {}))
+    return _RULES[key]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from kingsheet.core.problems import InputError
+from kingsheet.core.problems import InputError, StorageError
 from kingsheet.files.storage import atomic_write
 
 
@@ -23,7 +23,7 @@ def remember_current(path: Path) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write(folder / "current", str(path.resolve()).encode("utf-8"))
-    except (OSError, InputError):
+    except (OSError, StorageError):
         pass  # remembering is a convenience; the game file itself is what matters
 
 

@@ -17,7 +17,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from kingsheet.core.problems import InputError
+from kingsheet.core.problems import InputError, StorageError
 
 try:
     import fcntl
@@ -38,7 +38,7 @@ def locked(path: Path) -> Iterator[None]:
     try:
         fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise InputError(f"{path}: cannot lock the game file ({exc.strerror})") from None
+        raise StorageError(f"{path}: cannot lock the game file ({exc.strerror})") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -60,7 +60,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        raise InputError(f"{path}: cannot write in {folder} ({exc.strerror})") from None
+        raise StorageError(f"{path}: cannot write in {folder} ({exc.strerror})") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -72,7 +72,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror
-        raise InputError(f"{path}: not saved, {why}; the file is as it was") from None
+        raise StorageError(f"{path}: not saved, {why}; the file is as it was") from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
