@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from kingsheet.core.problems import InputError, Unusable, one_line
+from kingsheet.core.problems import Unusable, one_line
 
 # Imports of the library happen inside the commands: start-up stays close to typer's own.
 
