@@ -302,5 +302,5 @@ def test_shell_completion_of_templates_games_and_players(game):
     from kingsheet.cli.app import complete_games, complete_players, complete_rules
 
     assert complete_rules("bl") == ["blank-4"]
-    assert "Девочки" in complete_games(None, "Де") and "girls" in complete_games(None, "gi")
+    assert "Девочки" in complete_games("Де") and "girls" in complete_games("gi")
     assert complete_players("Б") == ["Боря"]

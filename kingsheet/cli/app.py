@@ -216,7 +216,7 @@ def _game_path(file: Path | None) -> Path:
     return file if file is not None else current_game()
 
 
-def complete_games(ctx: typer.Context, incomplete: str) -> list[str]:
+def complete_games(incomplete: str) -> list[str]:
     """Game ids and labels of the current game's rules (or blank-4's)."""
     try:
         from kingsheet.files.current import current_game

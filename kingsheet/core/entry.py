@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from kingsheet.core.game import GameFile, parse_taken
 from kingsheet.core.problems import InputError
+from kingsheet.core.rules import Order
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
 if TYPE_CHECKING:
@@ -124,7 +125,7 @@ def next_game(game: GameFile, report: Report | None = None) -> str | None:
 
             report = verify(game)
         return None if report.ended_at is not None else "penalty"
-    if rules.order != "fixed":
+    if rules.order is not Order.FIXED:
         return None
     n = len(game.deals)
     return rules.slots[n] if n < len(rules.slots) else None

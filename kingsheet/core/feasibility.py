@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from kingsheet.core.rules import Game, Rules
+from kingsheet.core.rules import Game, Kind, Rules
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ def _space(rules: Rules, game_id: str) -> _Space:
 
 def _build_space(rules: Rules, game_id: str) -> _Space:
     game = rules.games[game_id]
-    if game.kind == "cards":
+    if game.kind is Kind.CARDS:
         return _card_space(game.card_values, rules.players)
     deck, n = rules.deck, rules.players
     classes = sorted(_card_values(rules, game).items())  # (value, how many in the deck)

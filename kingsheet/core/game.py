@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.core.problems import InputError, Problem
-from kingsheet.core.rules import Order, Rules, RulesError, Turn, is_template_path, load_rules
+from kingsheet.core.rules import Kind, Order, Rules, RulesError, Turn, is_template_path, load_rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
 FORMAT = 1
@@ -78,7 +78,7 @@ class GameFile:
         who = self.on_turn(number)
         if game_id is None:
             return f", {who} orders"
-        if self.rules.games[game_id].kind != "trumps":
+        if self.rules.games[game_id].kind is not Kind.TRUMPS:
             return ""
         return f", {who} opens the auction" if self.rules.declares is Turn.AUCTION else f", {who} declares"
 
@@ -87,7 +87,7 @@ class GameFile:
         they were left out."""
         out = dict(fields)
         turn = self.on_turn(number)
-        if self.rules.games[out["game"]].kind == "trumps":
+        if self.rules.games[out["game"]].kind is Kind.TRUMPS:
             out.setdefault("declarer", turn)
         if self.rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
             out.setdefault("orderer", turn)

@@ -22,6 +22,15 @@ from kingsheet.core.vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
 SUITS = ("S", "C", "D", "H")
 
 
+class Kind(StrEnum):
+    """What a row counts."""
+
+    SINGLE = "single"  # one category: tricks, hearts, boys, girls, the King, the last tricks
+    ERALASH = "eralash"  # all six at once
+    TRUMPS = "trumps"  # tricks of a trump deal, at their own unit
+    CARDS = "cards"  # a game scored by card values (Tier 2, played to a limit)
+
+
 class Order(StrEnum):
     """How the deals of a game follow each other."""
 
@@ -101,7 +110,7 @@ class Game:
 
     id: str
     sign: int
-    kind: str  # "single" | "eralash" | "trumps" | "cards" (a game scored by card values, Tier 2)
+    kind: Kind
     units: Mapping[str, int]  # category -> points a unit, without sign
     counts: Mapping[str, int]  # category -> how many units the deal holds
     labels: Mapping[str, str]
@@ -117,7 +126,7 @@ class Game:
     @property
     def total(self) -> int:
         """The row total with its sign (the «Очки» column)."""
-        if self.kind == "cards":
+        if self.kind is Kind.CARDS:
             return sum(self.card_values.values())
         return self.sign * sum(self.units[c] * self.counts[c] for c in self.units)
 
@@ -217,16 +226,16 @@ class Rules:
     @property
     def limit(self) -> int | None:
         """Games played to a limit: the game ends after the deal in which a total reaches −limit."""
-        value = self.template.raw.get("limit", {}).get("points") if self.order == "to-limit" else None
+        value = self.template.raw.get("limit", {}).get("points") if self.order is Order.TO_LIMIT else None
         return int(value) if value is not None else None
 
     @property
     def slots(self) -> tuple[str, ...]:
         """Every deal of a complete game, in order (fixed) or as a multiset (ordered);
         none for a game played to a limit, which has no fixed number of deals."""
-        if self.order == "ordered-player":
+        if self.order is Order.ORDERED_PLAYER:
             return self.per_round * self.players
-        if self.order == "to-limit":
+        if self.order is Order.TO_LIMIT:
             return ()
         return self.per_round
 
@@ -541,7 +550,7 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
                 dict(negative.labels) == labels:
             # the plus mirror of a game: the same name on paper, told apart by a (+)
             labels = {lang: f"{text} (+)" for lang, text in labels.items()}
-        kind = "eralash" if b == "eralash" else "trumps" if b == "trumps" else "single"
+        kind = Kind.ERALASH if b == "eralash" else Kind.TRUMPS if b == "trumps" else Kind.SINGLE
         games[gid] = Game(gid, sign, kind, game_units, counts, labels)
     complete = all(g in games for st in stages for g in st)  # else the stage totals would only echo a mistake
     stages = [tuple(g for g in st if g in games) for st in stages]
@@ -570,7 +579,7 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
     if not any(stages):
         err(f"{where}: no deals: stages list no games")
     limit = raw.get("limit")
-    if template.order == "to-limit":
+    if template.order is Order.TO_LIMIT:
         points = limit.get("points") if isinstance(limit, dict) else None
         if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
             err(f"{where}: a game played to a limit needs [limit] points = N (a whole number above zero)")
@@ -666,7 +675,7 @@ def _penalty_game(raw: Mapping[str, Any], deck: Deck, where: str, err: Callable[
     if moon is not None and (isinstance(moon, bool) or not isinstance(moon, int)):
         err(f"{where}: penalty.moon must be a whole number")
         moon = None
-    return Game("penalty", -1, "cards", {}, {}, dict(labels), values, moon, choose, bool(spec.get("bid", False)))
+    return Game("penalty", -1, Kind.CARDS, {}, {}, dict(labels), values, moon, choose, bool(spec.get("bid", False)))
 
 
 def explain(text: str, path: Path | None = None) -> tuple[list[str], list[Rules]]:

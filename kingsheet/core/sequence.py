@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from kingsheet.core.game import GameFile
 from kingsheet.core.problems import Problem, num
 from kingsheet.core.report import Row
-from kingsheet.core.rules import Order, Rules, Turn, base
+from kingsheet.core.rules import Kind, Order, Rules, Turn, base
 from kingsheet.core.vocabulary import GAME_LABELS
 
 #: Rows past this many more than the template's slots are extra deals without aligning them.
@@ -145,7 +145,7 @@ def _fixed_order(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
     n = len(game.players)
 
     def expected_declarer(slot: int) -> str | None:
-        if rules.declares is not Turn.LEFT or rules.games[slots[slot]].kind != "trumps":
+        if rules.declares is not Turn.LEFT or rules.games[slots[slot]].kind is not Kind.TRUMPS:
             return None
         return game.on_turn(slot + 1)
 
@@ -274,13 +274,13 @@ def _report_steps(game: GameFile, rows: Sequence[Row], slots: Sequence[str], ste
 def _declarer_shares(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
     """Free declaring: each player declares his share of the trump deals, no more."""
     rules = game.rules
-    trump_slots = [g for g in rules.slots if rules.games[g].kind == "trumps"]
+    trump_slots = [g for g in rules.slots if rules.games[g].kind is Kind.TRUMPS]
     if not trump_slots:
         return
     share = len(trump_slots) / len(game.players)
     declared: Counter[str] = Counter()
     for row in rows:
-        if row.game_id and rules.games[row.game_id].kind == "trumps" and row.declarer:
+        if row.game_id and rules.games[row.game_id].kind is Kind.TRUMPS and row.declarer:
             declared[row.declarer] += 1
             if declared[row.declarer] > share:
                 out.add("declarer", row.deal.number, row.game_id,

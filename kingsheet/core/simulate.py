@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kingsheet.core.rules import Rules
+from kingsheet.core.rules import Kind, Order, Rules
 
 NO_HEARTS_LEAD = {"hearts", "king", "eralash"}
 
@@ -77,7 +77,7 @@ def play_deal(rules: Rules, game_id: str, rng: random.Random, leader: int = 0,
                     got[cat] += 1
         leader = winner
     cats = game.categories
-    if game.kind == "cards":
+    if game.kind is Kind.CARDS:
         return _card_points(rules, game_id, won, rng)
     if cats == ("trumps",):
         taken = tuple({"tricks": c["tricks"]} for c in counts)
@@ -125,9 +125,9 @@ def play_game(rules: Rules, rng: random.Random, first_dealer: int = 0) -> Iterat
                 return
         return
     slots = list(rules.slots)
-    if rules.order != "fixed":
+    if rules.order is not Order.FIXED:
         rng.shuffle(slots)
-    if rules.order == "ordered-player":
+    if rules.order is Order.ORDERED_PLAYER:
         # each player orders each of his games once: the player left of the dealer orders
         pending = {p: list(rules.per_round) for p in range(n)}
         for p in pending.values():
@@ -139,5 +139,5 @@ def play_game(rules: Rules, rng: random.Random, first_dealer: int = 0) -> Iterat
     for k, gid in enumerate(slots):
         dealer = (first_dealer + k) % n
         left = (dealer + 1) % n
-        trump = rng.choice("SCDH") if rules.games[gid].kind == "trumps" else None
+        trump = rng.choice("SCDH") if rules.games[gid].kind is Kind.TRUMPS else None
         yield play_deal(rules, gid, rng, leader=left, trump=trump), left

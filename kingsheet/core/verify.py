@@ -21,7 +21,7 @@ from kingsheet.core.feasibility import (
 from kingsheet.core.game import Deal, GameFile
 from kingsheet.core.problems import Problem, num
 from kingsheet.core.report import Report, Row, Totals
-from kingsheet.core.rules import SUIT_NAMES, Game, Rules
+from kingsheet.core.rules import SUIT_NAMES, Game, Kind, Rules
 from kingsheet.core.sequence import check_sequence, ended_at
 from kingsheet.core.sequence import label as game_label
 
@@ -118,11 +118,11 @@ def _check_card_row(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal
 def _check_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...],
                  deal: Deal) -> int | None:
     """Groups 1–3 for one row; returns the row's expected total (None when it cannot be known)."""
-    if game.kind == "cards":
+    if game.kind is Kind.CARDS:
         return _check_card_row(game, cells, rules, chk, players, deal)
     expected = game.total
-    unit = game.units.get("trumps") if game.kind == "trumps" else None
-    if game.kind == "trumps":
+    unit = game.units.get("trumps") if game.kind is Kind.TRUMPS else None
+    if game.kind is Kind.TRUMPS:
         assert unit is not None
         tricks = rules.deck.tricks
         cells_l = list(cells)
@@ -158,7 +158,7 @@ def _check_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, p
                     chk.add("cell-impossible", f"{who}: роспись writes {each} to everyone, not {num(cell)}", who,
                             expected=each, actual=cell)
     else:
-        step = min(game.units.values()) if game.kind == "single" else None
+        step = min(game.units.values()) if game.kind is Kind.SINGLE else None
         top = abs(game.total)
         for who, cell in zip(players, cells):
             value = game.sign * cell
@@ -173,17 +173,17 @@ def _check_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, p
                 else:
                     text = f"{who}: {num(cell)} is not a multiple of {step}"
                 chk.add("cell-step", text, who, expected=step, actual=cell)
-            elif game.kind == "eralash" and not local_possible(rules, game.id, value):
+            elif game.kind is Kind.ERALASH and not local_possible(rules, game.id, value):
                 chk.add("cell-impossible", f"{who}: no one can take exactly {num(cell)} in this game", who,
                         actual=cell)
     total = sum(cells)
-    whole = [who for who, cell in zip(players, cells) if cell == expected] if game.kind == "single" else []
+    whole = [who for who, cell in zip(players, cells) if cell == expected] if game.kind is Kind.SINGLE else []
     if total != expected and len(whole) > 1:
         chk.add("row-sum", f"row sums to {num(total)}, expected {num(expected)}: {' and '.join(whole)} are each "
                 f"written the whole {num(expected)}, which one player takes", expected=expected, actual=total)
     elif total != expected:
         chk.add("row-sum", f"row sums to {num(total)}, expected {num(expected)}", expected=expected, actual=total)
-    elif game.kind == "eralash" and not chk.problems and not eralash_possible(rules, game.id, list(cells)):
+    elif game.kind is Kind.ERALASH and not chk.problems and not eralash_possible(rules, game.id, list(cells)):
         chk.add("cell-impossible", "no split of the cards and tricks gives these cells")
     return expected
 
@@ -208,7 +208,7 @@ def verify(game: GameFile) -> Report:
             chk.add("unknown-game", f"{rules.id} has no game '{deal.game}' (games: {known})", actual=deal.game)
         else:
             g = rules.games[gid]
-            if g.kind == "trumps":
+            if g.kind is Kind.TRUMPS:
                 declarer = deal.declarer or game.on_turn(deal.number)
                 deal = _with_declarer(deal, declarer)
             if deal.taken is not None:
@@ -217,7 +217,7 @@ def verify(game: GameFile) -> Report:
                 cells = deal.points
             if cells is not None:
                 expected = _check_cells(g, cells, rules, chk, players, deal)
-                if expected is not None and g.kind in ("trumps", "cards"):
+                if expected is not None and g.kind in (Kind.TRUMPS, Kind.CARDS):
                     adjust[rules.stage_of(gid)] += expected - g.total
                 side = minus if rules.stage_of(gid) == 0 else plus
                 for who, cell in zip(players, cells):

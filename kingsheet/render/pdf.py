@@ -39,7 +39,7 @@ from reportlab.platypus import (
 
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.problems import num
-from kingsheet.core.rules import Rules
+from kingsheet.core.rules import Order, Rules
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
 from kingsheet.render.sheet import REMINDERS, SheetRow, player_names, rows_for, unit_lines
@@ -137,7 +137,7 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
     n = len(names)
     size = 8.5 * scale
     small = 6.5 * scale
-    ordered = rules.order in ("ordered-table", "ordered-player")
+    ordered = rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
     running = rules.limit is not None  # each player: his points | his running total
 
     def per_player(cells: Sequence[object], after: Sequence[object]) -> list[object]:
@@ -271,7 +271,7 @@ def _ordered_grid(rules: Rules, names: Sequence[str], lang: str, width: float, s
     for gid in dict.fromkeys(games):
         count = games.count(gid)
         label = rules.games[gid].label(lang) + (f" ×{count}" if count > 1 else "")
-        cells = ["□ " * count] * len(names) if rules.order == "ordered-player" else ["□ " * count] + [""] * (len(names) - 1)
+        cells = ["□ " * count] * len(names) if rules.order is Order.ORDERED_PLAYER else ["□ " * count] + [""] * (len(names) - 1)
         data.append([label, *cells])
     grid = Table(data, colWidths=[width * 0.3, *[width * 0.7 / len(names)] * len(names)], hAlign="LEFT",
                  repeatRows=1)
@@ -293,7 +293,7 @@ def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "r
         story.append(_sheet_table(rules, rows, names, None, lang, doc.frame_w, doc.scale))
         story += _legend(rules, lang, doc.scale)
         story.append(Spacer(1, 2 * mm))
-        if rules.order in ("ordered-table", "ordered-player"):
+        if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
             story.append(CondPageBreak(40 * mm))
             story.append(_ordered_grid(rules, names, lang, doc.frame_w, doc.scale))
             story.append(Spacer(1, 2 * mm))

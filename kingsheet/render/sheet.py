@@ -12,7 +12,7 @@ from typing import Any
 
 from kingsheet.core.problems import num, one_line
 from kingsheet.core.report import Report
-from kingsheet.core.rules import Rules
+from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.render.labels import word
 
 REMINDERS = {
@@ -106,10 +106,10 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
         for row in report.rows:
             gid = row.game_id
             st = rules.stage_of(gid) if gid else stage
-            start = rules.order == "fixed" and st == 1 and stage == 0
+            start = rules.order is Order.FIXED and st == 1 and stage == 0
             stage = max(stage, st)
             cells = tuple(num(c) for c in row.cells) if row.cells else ("?",) * n
-            who = (row.deal.orderer or "") if rules.order != "fixed" else (row.declarer or "")
+            who = (row.deal.orderer or "") if rules.order is not Order.FIXED else (row.declarer or "")
             if row.ok:
                 mark = "✓"
             else:
@@ -135,13 +135,13 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
                                     False, ("",) * n))
         return out
     for k in range(played + 1, len(rules.slots) + 1):
-        if rules.order == "fixed":
+        if rules.order is Order.FIXED:
             gid = rules.slots[k - 1]
             g = rules.games[gid]
             st = rules.stage_of(gid)
             start = st == 1 and stage == 0
             stage = max(stage, st)
-            who = left_of(dealer_of(k)) if g.kind == "trumps" else ""
+            who = left_of(dealer_of(k)) if g.kind is Kind.TRUMPS else ""
             out.append(SheetRow(k, g.label(lang), gid, g.total, ("",) * n, None, dealer_of(k), who, "", True,
                                 st, start))
         else:
@@ -167,7 +167,7 @@ def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
     for cat, u in seen.items():
         label = GAME_LABELS["tricks" if cat == "trumps" else cat].get(lang, cat)
         if cat == "trumps":
-            trump_game = next(g for g in rules.games.values() if g.kind == "trumps")
+            trump_game = next(g for g in rules.games.values() if g.kind is Kind.TRUMPS)
             label = trump_game.label(lang)
         sign = {frozenset({-1}): "−", frozenset({1}): "+"}.get(frozenset(signs[cat]), "±")
         line = f"{label}: {sign}{u} {UNIT_PHRASES[cat].get(lang, UNIT_PHRASES[cat]['ru'])}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kingsheet.core.problems import num
-from kingsheet.core.rules import Order, Rules, Template, Turn
+from kingsheet.core.rules import Kind, Order, Rules, Template, Turn
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
 from kingsheet.render.sheet import rows_for, unit_lines
@@ -38,15 +38,15 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
              + (f", talon {rules.deck.talon}" if rules.deck.talon else ""),
              f"order: {rules.order}", ""]
     rows = [["#", word("game", lang), "id", word("points", lang), "units"]]
-    slots = rules.per_round if rules.order != "fixed" else rules.slots
+    slots = rules.per_round if rules.order is not Order.FIXED else rules.slots
     for i, gid in enumerate(slots, 1):
         g = rules.games[gid]
         parts = " + ".join(f"{g.units[c]}×{g.counts[c]} {c}" for c in g.units)
         rows.append([str(i), g.label(lang), gid, num(g.total) if g.total < 0 else f"+{g.total}", parts])
     lines.append(table(rows, right={0, 3}))
-    if rules.order == "ordered-player":
+    if rules.order is Order.ORDERED_PLAYER:
         lines.append(f"(each player orders each of these once: {len(rules.slots)} deals)")
-    elif rules.order == "ordered-table":
+    elif rules.order is Order.ORDERED_TABLE:
         lines.append("(each game once, in any order the table chooses)")
     lines.append("")
     if rules.limit is not None:
@@ -78,7 +78,7 @@ TURN_WORDS = {
 def turn_lines(rules: Rules) -> list[str]:
     """Whose turn it is, as `rules ID` shows it: only where the rules have such a turn."""
     out = []
-    if any(g.kind == "trumps" for g in rules.games.values()):
+    if any(g.kind is Kind.TRUMPS for g in rules.games.values()):
         out.append(f"who declares a trump deal: {TURN_WORDS[rules.declares]} [turn] trumps = \"{rules.declares}\"")
     if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
         out.append(f"who orders a game: {TURN_WORDS[rules.orders]} [turn] orders = \"{rules.orders}\"")
@@ -122,7 +122,7 @@ def sheet_rows(report: Report, lang: str = "ru") -> list[list[str]]:
     running = rules.limit is not None
     head = [word("deal", lang), word("game", lang), word("points", lang), *game.players,
             *([f"Σ {p}" for p in game.players] if running else []), word("dealer", lang),
-            word("orderer", lang) if rules.order not in ("fixed", "to-limit") else word("declarer", lang), ""]
+            word("orderer", lang) if rules.order not in (Order.FIXED, Order.TO_LIMIT) else word("declarer", lang), ""]
     rows = [head]
     for r in rows_for(rules, report, None, lang):
         if r.stage_start:
@@ -149,7 +149,7 @@ def sheet_text(report: Report, lang: str = "ru") -> str:
         out.append("━" * rule_w if r[0] == "—" else line)
     lines += out
     remaining = len(rules.slots) - len(report.rows)
-    if rules.order not in ("fixed", "to-limit") and remaining > 0:
+    if rules.order not in (Order.FIXED, Order.TO_LIMIT) and remaining > 0:
         lines.append(f"({remaining} more deals to order)")
     lines.append("")
     lines.append(totals_block(report, lang))

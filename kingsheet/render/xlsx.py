@@ -27,7 +27,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from kingsheet.core.money import Settlement, fmt_money
-from kingsheet.core.rules import Rules
+from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
 from kingsheet.render.sheet import REMINDERS, SheetRow, player_names, rows_for, unit_lines
@@ -38,7 +38,6 @@ FIRST_ROW = HEADER_ROW + 1
 GREY = "BFBFBF"
 LIGHT = PatternFill("solid", fgColor="EEEEEE")
 RED_FILL = PatternFill("solid", fgColor="F4C7C3")
-GREEN = "1E7B34"
 THIN = Side(style="thin", color="999999")
 THICK_GREY = Side(style="thick", color="8C8C8C")
 BOX = Border(left=THIN, right=THIN, top=THIN, bottom=THIN)
@@ -97,7 +96,7 @@ def _bounds(rules: Rules, gid: str | None) -> tuple[int, int]:
     games = [rules.games[gid]] if gid else list(rules.games.values())
     lo = hi = 0
     for g in games:
-        if g.kind == "trumps":
+        if g.kind is Kind.TRUMPS:
             span = g.total * 2 if (rules.buyout or rules.bidding) else g.total
             lo, hi = min(lo, -span if rules.buyout else 0), max(hi, span)
         else:
@@ -125,7 +124,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
         if report is None:
             cell.protection = UNLOCKED  # the names are written at the table
     text_cell(ws, HEADER_ROW, cols.dealer, word("dealer", lang))
-    ordered = rules.order in ("ordered-table", "ordered-player")
+    ordered = rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
     text_cell(ws, HEADER_ROW, cols.who, word("orderer", lang) if ordered else word("declarer", lang))
     if cols.bid:
         text_cell(ws, HEADER_ROW, cols.bid, "Заявка" if lang == "ru" else "Bid")
@@ -146,7 +145,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     for i, r in enumerate(rows):
         row = FIRST_ROW + i
         ws.cell(row, 1, r.number)
-        if r.game or rules.order == "fixed":
+        if r.game or rules.order is Order.FIXED:
             text_cell(ws, row, 2, r.game)
         else:
             ws.cell(row, 2).protection = UNLOCKED  # ordered games: the game is written at the table
@@ -156,10 +155,10 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
             size = max(rules.deck.suit_size(x) for x in "SCDH")
             bid_ref = f"${get_column_letter(cols.bid)}{row}"
             ws.cell(row, 3, f'=IF({bid_ref}="","",{-size}-{bid_ref})')
-        elif rules.order in ("fixed", "to-limit") and r.points is not None and not (
-                cols.bid and r.game_id and rules.games[r.game_id].kind == "trumps"):
+        elif rules.order in (Order.FIXED, Order.TO_LIMIT) and r.points is not None and not (
+                cols.bid and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS):
             ws.cell(row, 3, r.points)
-        elif cols.bid and r.game_id and rules.games[r.game_id].kind == "trumps":
+        elif cols.bid and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS:
             # trump-bidding: 48 less 6 for each bid trick the declarer took (his tricks follow from the others')
             ws.cell(row, 3, _bid_total_formula(rules, cols, row))
         else:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kingsheet.core.problems import InputError
-from kingsheet.core.rules import RulesError, load_rules, template_ids
+from kingsheet.core.rules import Order, RulesError, load_rules, template_ids
 from kingsheet.core.vocabulary import fold
 
 EXTRA_HEADERS = {
@@ -58,7 +58,7 @@ def infer_rules(labels: Sequence[str], players: int, totals: Sequence[int | None
             rules = load_rules(tid)
         except RulesError:  # pragma: no cover - every bundled template loads (tested)
             continue
-        if rules.players != players or rules.order != "fixed":
+        if rules.players != players or rules.order is not Order.FIXED:
             continue
         seqs = [[fold(rules.games[g].label(lang)) for g in rules.slots] for lang in ("ru", "en")]
         seqs.append([fold(g) for g in rules.slots])

@@ -17,7 +17,6 @@ from kingsheet.files.importers.common import TOTAL_LABELS, game_data, header_kin
 
 GAME_HEADERS = {"игра", "game"}
 POINTS_HEADERS = {"очки", "points"}
-NUMBER_HEADERS = {"№", "#", "no", "n"}
 MAX_ROWS = 2000
 
 
