@@ -17,7 +17,7 @@ from kingsheet.core.rules import load_rules, template_ids
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import load_game
 from kingsheet.render.pdf import FONT_DIR, blank_pdf, sheet_pdf
-from kingsheet.render.sheet import REMINDERS, unit_lines
+from kingsheet.render.sheet import reminders, unit_lines
 
 
 def text_of(data: bytes) -> str:
@@ -55,7 +55,7 @@ def test_every_printed_character_has_a_glyph():
     for tid in template_ids():
         rules = load_rules(tid)
         for lang in ("ru", "en"):
-            printed |= set("".join(unit_lines(rules, lang)) + "".join(REMINDERS[lang]))
+            printed |= set("".join(unit_lines(rules, lang)) + "".join(reminders(rules, lang)))
             printed |= set("".join(g.label(lang) for g in rules.games.values()))
     printed |= set("−✓✗→₽€$£ИТОГО№ΣЁё")
     missing = {c for c in printed if not c.isspace() and ord(c) not in face.charToGlyph}

@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kingsheet.core.rules import Kind, Order, Rules
-
-NO_HEARTS_LEAD = {"hearts", "king", "eralash"}
+from kingsheet.core.scoring import hearts_lead_forbidden
 
 
 @dataclass(frozen=True)
@@ -47,7 +46,7 @@ def play_deal(rules: Rules, game_id: str, rng: random.Random, leader: int = 0,
         order = [(leader + k) % n for k in range(n)]
         hand = hands[leader]
         leads = hand
-        if base in NO_HEARTS_LEAD and trump is None:
+        if hearts_lead_forbidden(base) and trump is None:
             others = [c for c in hand if c[-1] != "H"]
             leads = others or hand
         lead = rng.choice(leads)

@@ -22,6 +22,7 @@ from kingsheet.core.game import Deal, GameFile
 from kingsheet.core.problems import Problem, num
 from kingsheet.core.report import Report, Row, Totals
 from kingsheet.core.rules import SUIT_NAMES, Game, Kind, Rules
+from kingsheet.core.scoring import bid_row_total, declarer_tricks, is_rospis, rospis_each, undo_buyout
 from kingsheet.core.sequence import check_sequence, ended_at
 from kingsheet.core.sequence import label as game_label
 
@@ -120,72 +121,110 @@ def _check_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, p
     """Groups 1–3 for one row; returns the row's expected total (None when it cannot be known)."""
     if game.kind is Kind.CARDS:
         return _check_card_row(game, cells, rules, chk, players, deal)
-    expected = game.total
-    unit = game.units.get("trumps") if game.kind is Kind.TRUMPS else None
     if game.kind is Kind.TRUMPS:
-        assert unit is not None
-        tricks = rules.deck.tricks
-        cells_l = list(cells)
-        bidding = rules.bidding
-        if (deal.buyer or deal.price is not None) and not rules.buyout:
-            chk.add("buyout", "these rules have no buyout (торговля): buyer and price are not part of them")
-        elif deal.buyer and deal.price is not None and deal.declarer and deal.buyer != deal.declarer:
-            # торговля: the buyer gave the seller `price` tricks; undo it to check the play
-            i, j = players.index(deal.buyer), players.index(deal.declarer)
-            cells_l[i] += unit * deal.price
-            cells_l[j] -= unit * deal.price
-        for who, cell in zip(players, cells_l):
-            if cell < 0:
-                chk.add("cell-sign", f"{who}: {num(cell)} is below zero", who, actual=cell)
-            elif cell % unit:
-                chk.add("cell-step", f"{who}: {num(cell)} is not a multiple of {unit}", who, actual=cell)
-            elif cell > unit * tricks:
-                chk.add("cell-range", f"{who}: {num(cell)} is more than {unit * tricks}", who,
-                        expected=unit * tricks, actual=cell)
-        if bidding:
-            if deal.bid is None or deal.declarer is None:
-                chk.add("bid", "the declarer and his bid are not recorded (declarer = …, bid = N)")
-            else:
-                d = players.index(deal.declarer)
-                others = sum(c for k, c in enumerate(cells_l) if k != d)
-                taken = tricks - others // unit
-                expected = unit * tricks - unit * min(deal.bid, max(taken, 0))
-        contract = (deal.contract or "").casefold()
-        if contract in ("роспись", "rospis", "spread") and tricks % rules.players == 0:
-            each = unit * tricks // rules.players
-            for who, cell in zip(players, cells_l):
-                if cell != each:
-                    chk.add("cell-impossible", f"{who}: роспись writes {each} to everyone, not {num(cell)}", who,
-                            expected=each, actual=cell)
+        expected = _check_trump_row(game, cells, rules, chk, players, deal)
     else:
-        step = min(game.units.values()) if game.kind is Kind.SINGLE else None
-        top = abs(game.total)
-        for who, cell in zip(players, cells):
-            value = game.sign * cell
-            if cell and value < 0:
-                chk.add("cell-sign", f"{who}: {num(cell)} has the wrong sign", who, actual=cell)
-            elif value > top:
-                chk.add("cell-range", f"{who}: {num(cell)} is beyond the row's {num(game.total)}", who,
-                        expected=game.total, actual=cell)
-            elif step and value % step:
-                if top == step:  # one card (the King) or one last trick: all or nothing
-                    text = f"{who}: {num(cell)}, but one player takes all of {num(game.total)} or nothing"
-                else:
-                    text = f"{who}: {num(cell)} is not a multiple of {step}"
-                chk.add("cell-step", text, who, expected=step, actual=cell)
-            elif game.kind is Kind.ERALASH and not local_possible(rules, game.id, value):
-                chk.add("cell-impossible", f"{who}: no one can take exactly {num(cell)} in this game", who,
-                        actual=cell)
-    total = sum(cells)
-    whole = [who for who, cell in zip(players, cells) if cell == expected] if game.kind is Kind.SINGLE else []
-    if total != expected and len(whole) > 1:
-        chk.add("row-sum", f"row sums to {num(total)}, expected {num(expected)}: {' and '.join(whole)} are each "
-                f"written the whole {num(expected)}, which one player takes", expected=expected, actual=total)
-    elif total != expected:
-        chk.add("row-sum", f"row sums to {num(total)}, expected {num(expected)}", expected=expected, actual=total)
-    elif game.kind is Kind.ERALASH and not chk.problems and not eralash_possible(rules, game.id, list(cells)):
-        chk.add("cell-impossible", "no split of the cards and tricks gives these cells")
+        _check_point_cells(game, cells, rules, chk, players)
+        expected = game.total
+    _check_row_sum(game, cells, expected, chk, players)
+    if game.kind is Kind.ERALASH and not chk.problems:
+        _check_eralash_split(game, cells, rules, chk)
     return expected
+
+
+def _check_point_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...]) -> None:
+    """Each cell alone: its sign, within the row's total, a multiple of the unit (all or nothing for
+    the King or a single last trick), and for Ералаш a number one player can take."""
+    step = min(game.units.values()) if game.kind is Kind.SINGLE else None
+    top = abs(game.total)
+    for who, cell in zip(players, cells):
+        value = game.sign * cell
+        if cell and value < 0:
+            chk.add("cell-sign", f"{who}: {num(cell)} has the wrong sign", who, actual=cell)
+        elif value > top:
+            chk.add("cell-range", f"{who}: {num(cell)} is beyond the row's {num(game.total)}", who,
+                    expected=game.total, actual=cell)
+        elif step and value % step:
+            if top == step:  # one card (the King) or one last trick: all or nothing
+                text = f"{who}: {num(cell)}, but one player takes all of {num(game.total)} or nothing"
+            else:
+                text = f"{who}: {num(cell)} is not a multiple of {step}"
+            chk.add("cell-step", text, who, expected=step, actual=cell)
+        elif game.kind is Kind.ERALASH and not local_possible(rules, game.id, value):
+            chk.add("cell-impossible", f"{who}: no one can take exactly {num(cell)} in this game", who,
+                    actual=cell)
+
+
+def _check_row_sum(game: Game, cells: tuple[int, ...], expected: int, chk: _Deal, players: tuple[str, ...]) -> None:
+    """The row adds up to its total; where several players are each written the whole of a game
+    one player takes (the King written twice), they are named."""
+    total = sum(cells)
+    if total == expected:
+        return
+    whole = [who for who, cell in zip(players, cells) if cell == expected] if game.kind is Kind.SINGLE else []
+    why = (f": {' and '.join(whole)} are each written the whole {num(expected)}, which one player takes"
+           if len(whole) > 1 else "")
+    chk.add("row-sum", f"row sums to {num(total)}, expected {num(expected)}{why}", expected=expected, actual=total)
+
+
+def _check_eralash_split(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal) -> None:
+    """The row as a whole: some split of the deck's cards and tricks gives exactly these cells."""
+    if not eralash_possible(rules, game.id, list(cells)):
+        chk.add("cell-impossible", "no split of the cards and tricks gives these cells")
+
+
+def _check_trump_row(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...],
+                     deal: Deal) -> int:
+    """A trump deal: a buyout only where the rules have one, each cell as played, the row's total
+    with the bid taken off where the trump is bid for, and роспись. Returns the row's total."""
+    unit = game.units["trumps"]
+    if (deal.buyer or deal.price is not None) and not rules.buyout:
+        chk.add("buyout", "these rules have no buyout (торговля): buyer and price are not part of them")
+        played = list(cells)
+    else:
+        played = undo_buyout(cells, players, deal, unit)
+    _check_trump_cells(played, unit, rules.deck.tricks, chk, players)
+    expected = game.total
+    if rules.bidding:
+        expected = _bid_total(played, unit, rules, chk, players, deal)
+    if is_rospis(deal.contract):
+        _check_rospis(played, unit, rules, chk, players)
+    return expected
+
+
+def _check_trump_cells(played: list[int], unit: int, tricks: int, chk: _Deal, players: tuple[str, ...]) -> None:
+    """Tricks of a trump deal: none below zero, whole tricks, no more than the deal holds."""
+    for who, cell in zip(players, played):
+        if cell < 0:
+            chk.add("cell-sign", f"{who}: {num(cell)} is below zero", who, actual=cell)
+        elif cell % unit:
+            chk.add("cell-step", f"{who}: {num(cell)} is not a multiple of {unit}", who, actual=cell)
+        elif cell > unit * tricks:
+            chk.add("cell-range", f"{who}: {num(cell)} is more than {unit * tricks}", who,
+                    expected=unit * tricks, actual=cell)
+
+
+def _bid_total(played: list[int], unit: int, rules: Rules, chk: _Deal, players: tuple[str, ...],
+               deal: Deal) -> int:
+    """Кинг с торговлей: the row's total follows from the bid and the declarer's tricks."""
+    tricks = rules.deck.tricks
+    if deal.bid is None or deal.declarer is None:
+        chk.add("bid", "the declarer and their bid are not recorded (declarer = …, bid = N)")
+        return unit * tricks
+    d = players.index(deal.declarer)
+    others = sum(c for k, c in enumerate(played) if k != d)
+    return bid_row_total(unit, tricks, deal.bid, declarer_tricks(unit, tricks, others))
+
+
+def _check_rospis(played: list[int], unit: int, rules: Rules, chk: _Deal, players: tuple[str, ...]) -> None:
+    """Роспись: no play, every player written the same tricks."""
+    each = rospis_each(rules, unit)
+    if each is None:
+        return
+    for who, cell in zip(players, played):
+        if cell != each:
+            chk.add("cell-impossible", f"{who}: роспись writes {each} to everyone, not {num(cell)}", who,
+                    expected=each, actual=cell)
 
 
 def verify(game: GameFile) -> Report:

@@ -42,7 +42,7 @@ from kingsheet.core.problems import num
 from kingsheet.core.rules import Order, Rules
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
-from kingsheet.render.sheet import REMINDERS, SheetRow, player_names, rows_for, unit_lines
+from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, unit_lines
 
 FONT, BOLD = "KingSans", "KingSans-Bold"
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
@@ -242,8 +242,7 @@ def _header(rules: Rules, lang: str, title: str | None, date: str | None, scale:
 
 def _legend(rules: Rules, lang: str, scale: float) -> list[object]:
     lines = [f"{word('units', lang)}: " + "; ".join(unit_lines(rules, lang)) + "."]
-    if "penalty" not in rules.games:  # the reminders of play are for the trick games
-        lines += REMINDERS.get(lang, REMINDERS["ru"])
+    lines += reminders(rules, lang)
     if rules.limit is not None:
         lines.append(f"До {num(-rules.limit)}: игра кончается на сдаче, где чей-то итог дошёл до {num(-rules.limit)}; "
                      "выигрывает тот, у кого меньше всего минусов." if lang == "ru" else

@@ -13,20 +13,24 @@ from typing import Any
 from kingsheet.core.problems import num, one_line
 from kingsheet.core.report import Report
 from kingsheet.core.rules import Kind, Order, Rules
+from kingsheet.core.scoring import no_hearts_lead_games
 from kingsheet.render.labels import word
 
-REMINDERS = {
-    "ru": [
-        "Ходить с червей нельзя, пока есть другие масти, в играх Черви, Кинг и Ералаш.",
-        "Кинга (K♥) сбрасывают при первой возможности.",
-        "Сумма каждой строки сверяется со столбцом «Очки».",
-    ],
-    "en": [
-        "No hearts lead while other suits remain in Hearts, King and Eralash.",
-        "The King (K♥) is discarded at the first chance.",
-        "Each row must add up to its «Points» column.",
-    ],
-}
+
+def reminders(rules: Rules, lang: str) -> list[str]:
+    """The rules of play printed under a trick game's blank, from core.scoring's own list."""
+    if "penalty" in rules.games:
+        return []
+    names = [g.label(lang) for g in no_hearts_lead_games(rules)]
+    joined = (" и " if lang == "ru" else " and ").join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    out = []
+    if names:
+        out.append(f"Ходить с червей нельзя, пока есть другие масти, в играх {joined}." if lang == "ru"
+                   else f"No hearts lead while other suits remain in {joined}.")
+    out += (["Кинга (K♥) сбрасывают при первой возможности.", "Сумма каждой строки сверяется со столбцом «Очки»."]
+            if lang == "ru" else
+            ["The King (K♥) is discarded at the first chance.", "Each row must add up to its «Points» column."])
+    return out
 
 
 LIMIT_ROWS = 30  # rows on the blank of a game played to a limit

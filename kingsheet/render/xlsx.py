@@ -28,9 +28,10 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.rules import Kind, Order, Rules
+from kingsheet.core.scoring import bid_row_total_formula
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
-from kingsheet.render.sheet import REMINDERS, SheetRow, player_names, rows_for, unit_lines
+from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, unit_lines
 
 META_SHEET = "kingsheet"
 HEADER_ROW = 5
@@ -266,8 +267,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     legend_row = total_row + len(lines) + 1
     text_cell(ws, legend_row, 1, f"{word('units', lang)}: " + "; ".join(unit_lines(rules, lang)),
               font=Font(size=8))
-    reminders = REMINDERS.get(lang, REMINDERS["ru"]) if penalty is None else []
-    for k, line in enumerate(reminders, start=1):
+    for k, line in enumerate(reminders(rules, lang), start=1):
         text_cell(ws, legend_row + k, 1, line, font=Font(size=8))
 
     widths = {1: 5, 2: 16, 3: 7, cols.dealer: 10, cols.who: 11, cols.sum: 7, cols.mark: 10}
@@ -291,16 +291,15 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
 
 
 def _bid_total_formula(rules: Rules, cols: _Columns, row: int) -> str:
-    """48 − 6·min(bid, the declarer's tricks), his tricks = 8 − the others' points / 6."""
+    """core.scoring's rule for a bidding row, with the declarer's tricks read from the others' cells."""
     unit = rules.games["trumps"].units["trumps"]
-    tricks = rules.deck.tricks
     who = f"${get_column_letter(cols.who)}{row}"
     names = f"${get_column_letter(cols.first_player)}${HEADER_ROW}:${get_column_letter(cols.last_player)}${HEADER_ROW}"
     span = cols.span.format(r=row)
     own = f"INDEX({span},MATCH({who},{names},0))"
-    taken = f"({tricks}-(SUM({span})-{own})/{unit})"
     bid = f"${get_column_letter(cols.bid or 0)}{row}"
-    return f"=IFERROR({unit * tricks}-{unit}*MIN({bid},{taken}),{unit * tricks})"
+    total = unit * rules.deck.tricks
+    return f"=IFERROR({bid_row_total_formula(unit, rules.deck.tricks, bid, f'SUM({span})-{own}')},{total})"
 
 
 def _meta(wb: Workbook, rules: Rules, report: Report | None, lang: str) -> None:
