@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kingsheet.core.rules import RulesError, load_rules, read_template, resolve, template_dir, template_ids
+from kingsheet.core.rules import RulesError, explain, load_rules, read_template, resolve, template_dir, template_ids
 
 EXPECTED_IDS = {
     "blank-4", "symmetric", "replay-8", "short", "king-14", "king-14-alt", "ordered", "ordered-56",
@@ -170,3 +170,21 @@ def test_a_huge_template_file_is_not_read_whole(tmp_path):
         fh.truncate(50 * 1024 * 1024)  # sparse: 50 MB that cost nothing to make
     with pytest.raises(RulesError, match="larger than 256 KiB"):
         load_rules(str(path))
+
+
+def test_templates_that_would_make_a_check_slow_do_not_load(tmp_path):
+    """A card-value game whose every card has its own value, and a dozen options of eight choices (with
+    short.toml's boys option of three):
+    both refused by the template checker, with the reason, at once."""
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    cards = ", ".join(f"{r}{s} = {-(i * 4 + j + 1)}" for i, r in enumerate(ranks) for j, s in enumerate("SCDH"))
+    slow = (f'format = 1\nid = "slow"\nplayers = 4\norder = "to-limit"\n[deck]\nranks = {ranks!r}\n[units]\n'
+            f'[penalty]\ncards = {{ {cards} }}\n[limit]\npoints = 100\n[[stages]]\ndeals = ["penalty"]\n'
+            ).replace("'", '"')
+    mistakes, resolved = explain(slow)
+    assert resolved == [] and len(mistakes) == 1 and "52 different values" in mistakes[0]
+    options = "\n".join(f'[options.o{i}]\nchoices = ["a", "b", "c", "d", "e", "f", "g", "h"]\ndefault = "a"'
+                        for i in range(12))
+    mistakes, _ = explain(BASE.replace("[units]", options + "\n\n[units]", 1))
+    assert mistakes == ["template: the options make 206,158,430,208 combinations; at most 64 are checked, "
+                        "so use fewer options or choices"]

@@ -7,6 +7,8 @@ A template states units, the deck and the order of deals. Every row total and st
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -60,6 +62,8 @@ SUIT_NAMES = {
     "D": ("d", "diamonds", "бубны", "бубна", "♦"), "H": ("h", "hearts", "черви", "червы", "♥"),
 }
 MAX_TEMPLATE_BYTES = 256 * 1024
+MAX_OPTION_COMBINATIONS = 64  # `rules --check` resolves every one
+MAX_CARD_SHARES = 100_000  # forms of one player's share of a card-value game's scoring cards
 MAX_DEALS = 1000
 MAX_RANKS = 13
 
@@ -330,6 +334,10 @@ def template_from_raw(raw: dict[str, Any], where: str, path: Path | None = None)
         if not isinstance(spec, dict) or not isinstance(spec.get("choices"), list) or not spec["choices"] \
                 or "default" not in spec:
             raise RulesError(f"{where}: options.{key} needs choices = [\"…\", …] and default = \"…\"")
+    combinations = math.prod(len(spec["choices"]) for spec in options.values())
+    if combinations > MAX_OPTION_COMBINATIONS:
+        raise RulesError(f"{where}: the options make {combinations:,} combinations; at most "
+                         f"{MAX_OPTION_COMBINATIONS} are checked, so use fewer options or choices")
     if not isinstance(raw["stages"], list) or not all(isinstance(st, dict) for st in raw["stages"]):
         raise RulesError(f"{where}: stages must be [[stages]] tables, each with deals = [...]")
     for key in ("deck", "units"):
@@ -432,117 +440,166 @@ def _expand_deals(entries: Any, options: Mapping[str, str], where: str) -> list[
     return out
 
 
+class Mistakes:
+    """Where the mistakes found while resolving a template go: raised at the first (``resolve``,
+    for a game) or collected so the checks go on where they can (``explain``, for a person
+    writing a template). Called with one sentence per mistake."""
+
+    def __init__(self, collect: bool = False) -> None:
+        self.collect = collect
+        self.found: list[str] = []
+
+    def __call__(self, message: str) -> None:
+        if not self.collect:
+            raise RulesError(message)
+        self.found.append(message)
+
+    def checked(self, fn: Callable[[], Any], fallback: Any) -> Any:
+        """The value of ``fn``, or ``fallback`` once its mistake is said."""
+        try:
+            return fn()
+        except RulesError as exc:
+            self(str(exc))
+            return fallback
+
+
 def resolve(template: Template, chosen: Mapping[str, str] | None = None) -> Rules:
     """Choose options and derive every total; raise RulesError on the first inconsistency."""
-
-    def stop(message: str) -> None:
-        raise RulesError(message)
-
-    rules = _resolve(template, chosen, stop)
+    rules = _resolve(template, chosen, Mistakes())
     assert rules is not None
     return rules
 
 
-def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable[[str], None]) -> Rules | None:
-    """The work of resolve; ``err`` either raises or collects, and then the checks go on where they can."""
+def _resolve(template: Template, chosen: Mapping[str, str] | None, say: Mistakes) -> Rules | None:
+    """The work of resolve, one step a function; None when the deck itself cannot be made."""
     raw, where = template.raw, template.id
+    options = _choose_options(template, chosen, say)
+    deck = _build_deck(template, options, say)
+    if deck is None:
+        return None
+    units = _read_units(raw, options, where, say)
+    stages = _read_stages(raw, options, where, say)
+    labels = _labels(raw.get("labels", {}), {g for st in stages for g in st}, where, say)
+    games = _build_games(raw, deck, units, stages, labels, where, say)
+    complete = all(g in games for st in stages for g in st)  # else the stage totals would only echo a mistake
+    stages = [tuple(g for g in st if g in games) for st in stages]
+    _check_stated(raw, games, where, say)
+    bidding, buyout = _trump_flags(raw.get("trumps", {}), where, say)
+    declares, orders = _turns(raw.get("turn", {}), bidding, where, say)
+    rules = Rules(template, options, deck, games, tuple(stages), bidding, buyout, declares, orders)
+    if complete:
+        _check_stage_totals(raw, rules, where, say)
+    signs = {games[g].sign for g in stages[0]} if stages else set()
+    if len(signs) > 1:
+        say(f"{where}: stages[0] mixes negative and positive games")
+    if complete and not any(stages):
+        say(f"{where}: no deals: stages list no games")
+    _check_limit(template, games if complete else None, where, say)
+    return rules
+
+
+def _choose_options(template: Template, chosen: Mapping[str, str] | None, say: Mistakes) -> dict[str, str]:
+    """Each option's default, then what the game chose."""
+    where = template.id
     options: dict[str, str] = {}
     for key, (choices, default) in template.options.items():
         if default not in choices:
-            err(f"{where}: option {key} default {default!r} is not among its choices")
+            say(f"{where}: option {key} default {default!r} is not among its choices")
             default = choices[0]
         options[key] = default
     for key, value in (chosen or {}).items():
         if key not in options:
             known = ", ".join(options) or "none"
-            err(f"{where} has no option '{key}' (options: {known})")
+            say(f"{where} has no option '{key}' (options: {known})")
             continue
         choices = template.options[key][0]
         if value not in choices:
-            err(f"option {key} must be one of {', '.join(choices)}, not {value!r}")
+            say(f"option {key} must be one of {', '.join(choices)}, not {value!r}")
             continue
         options[key] = value
+    return options
 
-    def checked(fn: Callable[[], Any], fallback: Any) -> Any:
-        try:
-            return fn()
-        except RulesError as exc:
-            err(str(exc))
-            return fallback
 
-    deck_raw = raw["deck"]
+def _build_deck(template: Template, options: Mapping[str, str], say: Mistakes) -> Deck | None:
+    """[deck]: the ranks in each suit, cards removed, jokers, the talon and the last tricks."""
+    where, deck_raw = template.id, template.raw["deck"]
     ranks, remove = deck_raw.get("ranks"), deck_raw.get("remove", [])
     if not isinstance(ranks, list) or not all(isinstance(r, str) and r for r in ranks) or len(set(ranks)) != len(ranks):
-        err(f"{where}: deck.ranks must be a list of distinct rank names, e.g. [\"7\", \"8\", …, \"A\"]")
+        say(f"{where}: deck.ranks must be a list of distinct rank names, e.g. [\"7\", \"8\", …, \"A\"]")
         return None
     if not 1 <= len(ranks) <= MAX_RANKS:
-        err(f"{where}: deck.ranks has {len(ranks)} ranks; a deck has 1 to {MAX_RANKS} in each suit")
+        say(f"{where}: deck.ranks has {len(ranks)} ranks; a deck has 1 to {MAX_RANKS} in each suit")
         return None
     if not isinstance(remove, list) or not all(isinstance(c, str) for c in remove):
-        err(f"{where}: deck.remove must be a list of cards such as \"7S\"")
+        say(f"{where}: deck.remove must be a list of cards such as \"7S\"")
         remove = []
     everything = _card_list(list(ranks), [])
-    cards = checked(lambda: _card_list(list(ranks), list(remove), where),
-                    tuple(c for c in everything if c not in remove))
-    jokers = checked(lambda: _positive_int(deck_raw.get("jokers", 0), f"{where}: deck.jokers", zero=True), 0)
+    cards = say.checked(lambda: _card_list(list(ranks), list(remove), where),
+                        tuple(c for c in everything if c not in remove))
+    jokers = say.checked(lambda: _positive_int(deck_raw.get("jokers", 0), f"{where}: deck.jokers", zero=True), 0)
     if jokers > 4:
-        err(f"{where}: deck.jokers is at most 4, not {jokers}")
+        say(f"{where}: deck.jokers is at most 4, not {jokers}")
         jokers = 0
     cards = (*cards, *(f"JOKER{i}" for i in range(1, jokers + 1)))
-    talon = checked(lambda: _positive_int(deck_raw.get("talon", 0), f"{where}: deck.talon", zero=True), 0)
-    last_tricks = checked(lambda: _positive_int(
+    talon = say.checked(lambda: _positive_int(deck_raw.get("talon", 0), f"{where}: deck.talon", zero=True), 0)
+    last_tricks = say.checked(lambda: _positive_int(
         _pick(deck_raw.get("last_tricks", 2), "last", options, f"{where}: deck.last_tricks"),
         f"{where}: deck.last_tricks", zero=True), 2)
     if (len(cards) - talon) % template.players:
-        err(f"{where}: {len(cards)} cards less a talon of {talon} do not divide among {template.players} players")
+        say(f"{where}: {len(cards)} cards less a talon of {talon} do not divide among {template.players} players")
     deck = Deck(cards, template.players, talon, last_tricks, options.get("boys", "jacks"))
     if last_tricks > deck.tricks:
-        err(f"{where}: deck.last_tricks {last_tricks} is more than the {deck.tricks} tricks")
+        say(f"{where}: deck.last_tricks {last_tricks} is more than the {deck.tricks} tricks")
+    return deck
 
+
+def _read_units(raw: Mapping[str, Any], options: Mapping[str, str], where: str, say: Mistakes) -> dict[str, int]:
+    """[units]: points a unit of each category, perhaps by an option's choice."""
     units: dict[str, int] = {}
     for key, value in raw["units"].items():
         if key not in (*CATEGORIES, "trumps"):
-            err(f"{where}: units.{key} is not a category ({', '.join(CATEGORIES)}, trumps)")
+            say(f"{where}: units.{key} is not a category ({', '.join(CATEGORIES)}, trumps)")
             continue
         try:
             units[key] = _positive_int(_pick(value, key, options, f"{where}: units.{key}"), f"{where}: units.{key}")
         except RulesError as exc:
-            err(str(exc))
+            say(str(exc))
+    return units
 
+
+def _read_stages(raw: Mapping[str, Any], options: Mapping[str, str], where: str, say: Mistakes) -> list[tuple[str, ...]]:
     stages: list[tuple[str, ...]] = []
     for i, stage in enumerate(raw["stages"]):
         try:
             stages.append(tuple(_expand_deals(stage.get("deals"), options, f"{where}: stages[{i}]")))
         except RulesError as exc:
-            err(str(exc))
+            say(str(exc))
             stages.append(())
-    labels_raw = _labels(raw.get("labels", {}), {g for st in stages for g in st}, where, err)
+    return stages
+
+
+def _build_games(raw: Mapping[str, Any], deck: Deck, units: Mapping[str, int], stages: list[tuple[str, ...]],
+                 labels_raw: Mapping[str, Mapping[str, str]], where: str, say: Mistakes) -> dict[str, Game]:
+    """Each game the stages name: what it counts, its sign, units, counts and labels."""
     games: dict[str, Game] = {}
     for gid in dict.fromkeys(g for st in stages for g in st):
         b = base(gid)
         if b == "penalty":
-            game = _penalty_game(raw, deck, where, err)
+            game = _penalty_game(raw, deck, where, say)
             if game is not None:
                 games[gid] = game
             continue
         sign = 1 if gid.endswith("+") or b == "trumps" else -1
-        if b == "eralash":
-            cats: tuple[str, ...] = CATEGORIES
-        elif b == "trumps":
-            cats = ("trumps",)
-        else:
-            cats = (b,)
+        cats: tuple[str, ...] = CATEGORIES if b == "eralash" else ("trumps",) if b == "trumps" else (b,)
         missing = [c for c in cats if c not in units]
         if missing:
-            if missing[0] in raw["units"]:
-                continue  # its unit was wrong, and said so
-            err(f"{where}: game {gid} needs units.{missing[0]}")
+            if missing[0] not in raw["units"]:  # else its unit was wrong, and said so
+                say(f"{where}: game {gid} needs units.{missing[0]}")
             continue
-        game_units = {c: units[c] for c in cats}
         counts = {c: deck.count("tricks" if c == "trumps" else c) for c in cats}
         zero = [c for c in cats if counts[c] == 0]
         if zero:
-            err(f"{where}: game {gid} counts {zero[0]}, which the deck does not hold")
+            say(f"{where}: game {gid} counts {zero[0]}, which the deck does not hold")
             continue
         labels = dict(labels_raw.get(gid) or labels_raw.get(b) or GAME_LABELS[b])
         negative = games.get(b)
@@ -551,43 +608,43 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, err: Callable
             # the plus mirror of a game: the same name on paper, told apart by a (+)
             labels = {lang: f"{text} (+)" for lang, text in labels.items()}
         kind = Kind.ERALASH if b == "eralash" else Kind.TRUMPS if b == "trumps" else Kind.SINGLE
-        games[gid] = Game(gid, sign, kind, game_units, counts, labels)
-    complete = all(g in games for st in stages for g in st)  # else the stage totals would only echo a mistake
-    stages = [tuple(g for g in st if g in games) for st in stages]
+        games[gid] = Game(gid, sign, kind, {c: units[c] for c in cats}, counts, labels)
+    return games
 
+
+def _check_stated(raw: Mapping[str, Any], games: Mapping[str, Game], where: str, say: Mistakes) -> None:
+    """[stated]: the «Очки» the paper prints must be what the units give."""
     stated_raw = raw.get("stated", {})
     for key, stated in (stated_raw.items() if isinstance(stated_raw, dict) else ()):
         if key not in BASE_GAMES:
-            err(f"{where}: stated.{key} is not a game")
+            say(f"{where}: stated.{key} is not a game")
             continue
         for game in (g for g in games.values() if base(g.id) == key):
             if abs(game.total) != stated:
                 parts = " + ".join(f"{game.units[c]}×{game.counts[c]}" for c in game.units)
-                err(f"{where}: stated total of {key} is {stated}, but its units give {parts} = {abs(game.total)}")
+                say(f"{where}: stated total of {key} is {stated}, but its units give {parts} = {abs(game.total)}")
                 break
-    bidding, buyout = _trump_flags(raw.get("trumps", {}), where, err)
-    declares, orders = _turns(raw.get("turn", {}), bidding, where, err)
-    rules = Rules(template, options, deck, games, tuple(stages), bidding, buyout, declares, orders)
+
+
+def _check_stage_totals(raw: Mapping[str, Any], rules: Rules, where: str, say: Mistakes) -> None:
     for i, stage in enumerate(raw["stages"]):
-        if "total" in stage and complete:
-            derived = sum(games[g].total for g in rules.slots if g in stages[i])
+        if "total" in stage:
+            derived = sum(rules.games[g].total for g in rules.slots if g in rules.stages[i])
             if stage["total"] != derived:
-                err(f"{where}: stages[{i}] states total {stage['total']}, but its deals sum to {derived}")
-    signs = {games[g].sign for g in stages[0]} if stages else set()
-    if len(signs) > 1:
-        err(f"{where}: stages[0] mixes negative and positive games")
-    if not any(stages):
-        err(f"{where}: no deals: stages list no games")
-    limit = raw.get("limit")
+                say(f"{where}: stages[{i}] states total {stage['total']}, but its deals sum to {derived}")
+
+
+def _check_limit(template: Template, games: Mapping[str, Game] | None, where: str, say: Mistakes) -> None:
+    """[limit] belongs to a game played to a limit, and such a game has one game, penalty."""
+    limit = template.raw.get("limit")
     if template.order is Order.TO_LIMIT:
         points = limit.get("points") if isinstance(limit, dict) else None
         if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
-            err(f"{where}: a game played to a limit needs [limit] points = N (a whole number above zero)")
-        if set(games) != {"penalty"}:
-            err(f"{where}: a game played to a limit has one game, 'penalty'")
+            say(f"{where}: a game played to a limit needs [limit] points = N (a whole number above zero)")
+        if games is not None and set(games) != {"penalty"}:
+            say(f"{where}: a game played to a limit has one game, 'penalty'")
     elif limit is not None:
-        err(f"{where}: [limit] is only for order = \"to-limit\"")
-    return rules
+        say(f"{where}: [limit] is only for order = \"to-limit\"")
 
 
 def _labels(spec: Any, played: set[str], where: str, err: Callable[[str], None]) -> dict[str, dict[str, str]]:
@@ -675,6 +732,13 @@ def _penalty_game(raw: Mapping[str, Any], deck: Deck, where: str, err: Callable[
     if moon is not None and (isinstance(moon, bool) or not isinstance(moon, int)):
         err(f"{where}: penalty.moon must be a whole number")
         moon = None
+    shares = math.prod(n + 1 for n in Counter(values.values()).values())
+    if shares > MAX_CARD_SHARES:
+        # the possibility check lists every share of the scoring cards by value: bounded here,
+        # so a template that would make `check` slow does not load
+        err(f"{where}: penalty.cards give {len(set(values.values()))} different values; a player's share of "
+            f"them has {shares:,} forms, more than the {MAX_CARD_SHARES:,} kingsheet checks (give cards fewer values)")
+        return None
     return Game("penalty", -1, Kind.CARDS, {}, {}, dict(labels), values, moon, choose, bool(spec.get("bid", False)))
 
 
@@ -705,8 +769,9 @@ def explain(text: str, path: Path | None = None) -> tuple[list[str], list[Rules]
     opts = template.options
     for combo in itertools.product(*(choices for choices, _ in opts.values())):
         chosen = dict(zip(opts, combo))
-        found: list[str] = []
-        rules = _resolve(template, chosen, found.append)
+        say = Mistakes(collect=True)
+        rules = _resolve(template, chosen, say)
+        found = say.found
         label = ", ".join(f"{k} = {v}" for k, v in chosen.items())
         for message in found:
             if all(message not in m for m in mistakes):
