@@ -107,9 +107,23 @@ def _bounds(rules: Rules, gid: str | None) -> tuple[int, int]:
 
 def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str], report: Report | None, lang: str,
            title: str | None, date: str | None) -> tuple[Worksheet, int, _Columns]:
+    """The sheet of the paper blank: its header, a row a deal, the ИТОГО rows, the marks that turn a
+    wrong row red, what each cell may hold, the legend and the page."""
     ws = wb.active
     ws.title = "Кинг" if lang == "ru" else "King"
     cols = _Columns(rules)
+    _header(ws, rules, cols, names, report, lang, title, date)
+    _deal_rows(ws, rules, cols, rows, report)
+    total_row, n_totals = _totals(ws, rules, cols, rows, report, lang)
+    _formatting(ws, rules, cols, rows, total_row)
+    _validation(ws, rules, cols, rows, lang)
+    _legend_and_page(ws, rules, cols, total_row + n_totals + 1, lang)
+    return ws, total_row, cols
+
+
+def _header(ws: Worksheet, rules: Rules, cols: _Columns, names: Sequence[str], report: Report | None, lang: str,
+            title: str | None, date: str | None) -> None:
+    """Title, rules, date, and the column heads (the players' names unlocked on a blank)."""
     name = rules.template.name.get(lang) or rules.template.name.get("ru", rules.id)
     text_cell(ws, 1, 1, title or name, font=Font(size=14, bold=True))
     text_cell(ws, 2, 1, f"{rules.id} · {rules.template.source} · "
@@ -142,7 +156,9 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
         cell.border = BOX
         cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
 
-    lookup = f"'{META_SHEET}'!$A$20:$B${19 + len(rules.games)}"
+
+def _deal_rows(ws: Worksheet, rules: Rules, cols: _Columns, rows: list[SheetRow], report: Report | None) -> None:
+    """A row a deal: №, game, «Очки», the cells, who deals and declares, running sums and the mark."""
     for i, r in enumerate(rows):
         row = FIRST_ROW + i
         ws.cell(row, 1, r.number)
@@ -150,20 +166,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
             text_cell(ws, row, 2, r.game)
         else:
             ws.cell(row, 2).protection = UNLOCKED  # ordered games: the game is written at the table
-        penalty = rules.games.get("penalty")
-        if penalty is not None and penalty.choose_suit and cols.bid:
-            # the penalty suit's cards and the bid: −13 less the bid
-            size = max(rules.deck.suit_size(x) for x in "SCDH")
-            bid_ref = f"${get_column_letter(cols.bid)}{row}"
-            ws.cell(row, 3, f'=IF({bid_ref}="","",{-size}-{bid_ref})')
-        elif rules.order in (Order.FIXED, Order.TO_LIMIT) and r.points is not None and not (
-                cols.bid and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS):
-            ws.cell(row, 3, r.points)
-        elif cols.bid and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS:
-            # trump-bidding: 48 less 6 for each bid trick the declarer took (his tricks follow from the others')
-            ws.cell(row, 3, _bid_total_formula(rules, cols, row))
-        else:
-            ws.cell(row, 3, f'=IFERROR(VLOOKUP($B{row},{lookup},2,FALSE),"")')
+        _points_cell(ws, rules, cols, r, row)
         for j, c in enumerate(cols.players()):
             cell = ws.cell(row, c)
             if r.values is not None:
@@ -186,6 +189,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
             col = get_column_letter(p)
             ws.cell(row, c, f'=IF(COUNT({span})=0,"",SUM({col}${FIRST_ROW}:{col}{row}))')
         ws.cell(row, cols.sum, f"=IF(COUNT({span})=0,\"\",SUM({span}))")
+        penalty = rules.games.get("penalty")
         moon = penalty.moon if penalty is not None else None
         ok = f"SUM({span})=$C{row}" if moon is None else f"OR(SUM({span})=$C{row},SUM({span})={moon})"
         ws.cell(row, cols.mark, f'=IF(COUNT({span})=0,"",IF({ok},"✓","≠ "&$C{row}))')
@@ -193,6 +197,32 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
             cell = ws.cell(row, c)
             cell.border = Border(left=THIN, right=THIN, bottom=THIN, top=THICK_GREY if r.stage_start else THIN)
         ws.cell(row, 3).fill = LIGHT
+
+
+def _points_cell(ws: Worksheet, rules: Rules, cols: _Columns, r: SheetRow, row: int) -> None:
+    """The «Очки» of a row: the number, or a formula where the total depends on what is written
+    (a chosen suit and a bid, a bid for the trump, or a game named at the table)."""
+    lookup = f"'{META_SHEET}'!$A$20:$B${19 + len(rules.games)}"
+    penalty = rules.games.get("penalty")
+    if penalty is not None and penalty.choose_suit and cols.bid:
+        # the penalty suit's cards and the bid: −13 less the bid
+        size = max(rules.deck.suit_size(x) for x in "SCDH")
+        bid_ref = f"${get_column_letter(cols.bid)}{row}"
+        ws.cell(row, 3, f'=IF({bid_ref}="","",{-size}-{bid_ref})')
+    elif rules.order in (Order.FIXED, Order.TO_LIMIT) and r.points is not None and not (
+            cols.bid and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS):
+        ws.cell(row, 3, r.points)
+    elif cols.bid and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS:
+        # trump-bidding: 48 less 6 for each bid trick the declarer took (his tricks follow from the others')
+        ws.cell(row, 3, _bid_total_formula(rules, cols, row))
+    else:
+        ws.cell(row, 3, f'=IFERROR(VLOOKUP($B{row},{lookup},2,FALSE),"")')
+
+
+def _totals(ws: Worksheet, rules: Rules, cols: _Columns, rows: list[SheetRow], report: Report | None,
+            lang: str) -> tuple[int, int]:
+    """ИТОГО (−), ИТОГО (+) and ИТОГО (or one ИТОГО for a game to a limit); returns their first row
+    and how many there are."""
     last = FIRST_ROW + len(rows) - 1
     total_row = last + 1
     first_l, last_l = FIRST_ROW, last
@@ -240,8 +270,14 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
             cell.fill = LIGHT
             cell.border = Border(left=THIN, right=THIN, bottom=THIN,
                                  top=Side(style="medium", color="000000") if k == 0 else THIN)
+    return total_row, len(lines)
 
-    # a row turns red when its sum is not its total; ИТОГО red when it does not balance
+
+def _formatting(ws: Worksheet, rules: Rules, cols: _Columns, rows: list[SheetRow], total_row: int) -> None:
+    """A row turns red when its sum is not its total; ИТОГО red when it does not balance."""
+    last = FIRST_ROW + len(rows) - 1
+    sum_col = get_column_letter(cols.sum)
+    complete = f"COUNT(${sum_col}${FIRST_ROW}:${sum_col}${last})={len(rows)}"
     area = f"A{FIRST_ROW}:{get_column_letter(cols.mark)}{last}"
     first_span = cols.span.format(r=FIRST_ROW)
     penalty = rules.games.get("penalty")
@@ -254,7 +290,9 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
         ws.conditional_formatting.add(tot_area, FormulaRule(
             formula=[f"AND({complete},SUM({tot_span})<>$C{total_row})"], fill=RED_FILL))
 
-    # entries: whole numbers within the row's range, with a message saying so
+
+def _validation(ws: Worksheet, rules: Rules, cols: _Columns, rows: list[SheetRow], lang: str) -> None:
+    """What a cell may hold, with a message saying so."""
     for i, r in enumerate(rows):
         row = FIRST_ROW + i
         lo, hi = _bounds(rules, r.game_id)
@@ -264,7 +302,9 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
         dv.add(f"{get_column_letter(cols.first_player)}{row}:{get_column_letter(cols.last_player)}{row}")
         ws.add_data_validation(dv)
 
-    legend_row = total_row + len(lines) + 1
+
+def _legend_and_page(ws: Worksheet, rules: Rules, cols: _Columns, legend_row: int, lang: str) -> None:
+    """The units and the reminders under the table; A4, the header row on every page, protection."""
     text_cell(ws, legend_row, 1, f"{word('units', lang)}: " + "; ".join(unit_lines(rules, lang)),
               font=Font(size=8))
     for k, line in enumerate(reminders(rules, lang), start=1):
@@ -287,7 +327,6 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     ws.print_area = f"A1:{get_column_letter(cols.mark)}{legend_row + 3}"
     ws.protection.sheet = True  # formulas locked, entry cells unlocked; no password
     ws.protection.formatColumns = False
-    return ws, total_row, cols
 
 
 def _bid_total_formula(rules: Rules, cols: _Columns, row: int) -> str:
