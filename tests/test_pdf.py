@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
@@ -121,23 +122,44 @@ def test_blank_bad_input(runner, tmp_path, args, message):
     assert not list(tmp_path.rglob("*.pdf"))
 
 
-def test_no_overwrite_without_force_and_read_only_folder(runner, tmp_path):
+def test_no_overwrite_without_force(runner, tmp_path):
     out = tmp_path / "b.pdf"
     assert runner.invoke(app, ["blank", "--rules", "short", "-o", str(out)]).exit_code == 0
     res = runner.invoke(app, ["blank", "--rules", "short", "-o", str(out)])
     assert res.exit_code == 2 and "already exists; use --force" in res.stderr
     assert runner.invoke(app, ["blank", "--rules", "short", "-o", str(out), "--force"]).exit_code == 0
-    ro = tmp_path / "ro"
-    ro.mkdir()
-    ro.chmod(0o500)
-    try:
-        res = runner.invoke(app, ["blank", "--rules", "short", "-o", str(ro / "b.pdf")])
-        import os
-        if os.geteuid() != 0:  # root writes anyway
-            assert res.exit_code == 2 and "cannot write" in res.stderr
-    finally:
-        ro.chmod(0o700)
     assert [p.name for p in tmp_path.rglob("*") if p.name.startswith(".")] == []  # no temp file left
+
+
+def test_read_only_folder_is_refused_in_one_sentence():
+    """A folder the user may not write in. Root writes anywhere, so under root (as in CI) the command
+    runs as the unprivileged user 'nobody' (setpriv), which may read the package but not write there."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    from conftest import ROOT
+
+    base = Path(tempfile.mkdtemp(prefix="kingsheet-ro-"))
+    try:
+        base.chmod(0o755)
+        ro = base / "ro"
+        ro.mkdir()
+        ro.chmod(0o555)
+        cmd = [sys.executable, "-m", "kingsheet.cli", "blank", "--rules", "short", "-o", str(ro / "b.pdf")]
+        if os.geteuid() == 0:
+            setpriv = shutil.which("setpriv")
+            assert setpriv, "setpriv (util-linux) is needed to run this test as an unprivileged user under root"
+            cmd = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+        res = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120,
+                             env={**os.environ, "KINGSHEET_STATE_DIR": str(base / "state")})
+        assert res.returncode == 2, res.stderr
+        assert res.stderr.startswith("kingsheet: ") and "cannot write" in res.stderr and "Traceback" not in res.stderr
+        assert list(ro.iterdir()) == []
+    finally:
+        (base / "ro").chmod(0o755)
+        shutil.rmtree(base)
 
 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) not installed")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -230,9 +231,11 @@ def test_import_command(tmp_path, runner):
 
 def test_settle_reads_a_workbook(tmp_path, runner):
     path = export(EXAMPLES / "blank-4.toml", tmp_path)
-    res = runner.invoke(app, ["settle", str(path), "--stake", "1"])
+    res = runner.invoke(app, ["settle", str(path), "--stake", "1", "--json"])
     assert res.exit_code == 0, res.output
-    assert "Аня → Боря" in res.stdout or "→" in res.stdout
+    direct = runner.invoke(app, ["settle", str(EXAMPLES / "blank-4.toml"), "--stake", "1", "--json"])
+    assert json.loads(res.stdout) == json.loads(direct.stdout)  # the workbook's money is the game's
+    assert json.loads(res.stdout)["transfers"]  # and someone pays someone
 
 
 def test_running_totals_recompute_for_a_game_to_a_limit(tmp_path):

@@ -130,13 +130,13 @@ def check_cmd(
     for r in results:
         for line in r.errors:
             typer.echo(line, err=True)
-        if not as_json and r.report is not None:
+        if not as_json and r.summary:
             if len(files) > 1:
                 typer.echo(f"== {r.path}")
             typer.echo(r.summary)
     if as_json:
-        objs = [r.report for r in results if r.report is not None]
-        emit_json(objs[0] if len(files) == 1 and objs else objs)
+        objs = [r.report for r in results]
+        emit_json(objs[0] if len(files) == 1 else objs)
     raise typer.Exit(code)
 
 
@@ -690,14 +690,17 @@ def import_cmd(
 
 
 def main() -> None:
+    from kingsheet.cli import Interrupted, catch_interrupts
+
     argv = sys.argv[1:]
+    catch_interrupts()
     try:
         single = _one_command(argv)
         if single is not None:
             single(args=argv[1:], prog_name=f"kingsheet {argv[0]}")
         else:
             app()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         typer.echo("\nkingsheet: interrupted; nothing half-written was kept", err=True)
         sys.exit(130)
     except Exception as exc:  # a bug of ours: one line, not a traceback (KINGSHEET_DEBUG=1 shows it)

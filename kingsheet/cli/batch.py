@@ -15,7 +15,7 @@ class Checked:
     code: int  # 0 consistent, 1 problems, 2 unusable
     errors: tuple[str, ...]  # lines for stderr
     summary: str  # ИТОГО rows and the status line, for stdout
-    report: dict[str, Any] | None  # the --json object
+    report: dict[str, Any]  # the --json object (for an unusable file: file, ok = false, error)
 
 
 def check_one(path: str, lang: str = "ru") -> Checked:
@@ -26,7 +26,8 @@ def check_one(path: str, lang: str = "ru") -> Checked:
     try:
         report = verify(load_any(Path(path)))
     except Unusable as exc:
-        return Checked(path, 2, (f"kingsheet: {exc}",), "", None)
+        # the file still has its object in --json: which file, and why it could not be checked
+        return Checked(path, 2, (f"kingsheet: {exc}",), "", {"file": path, "ok": False, "error": str(exc)})
     errors = tuple(one_line(f"{path}: {p.message}") for p in report.problems)
     summary = totals_block(report, lang) + "\n" + status_line(report)
     return Checked(path, 1 if report.problems else 0, errors, summary, report.as_json())

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kingsheet.cli import Interrupted
 from kingsheet.core.entry import EXTRA_KEYS, deal_fields, next_game
 from kingsheet.core.game import GameFile
 from kingsheet.core.problems import InputError, Unusable, one_line
@@ -121,7 +122,7 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
                 continue
             echo(f"✓ deal {change.number} saved")
             echo(sheet_text(change.report, lang))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Interrupted):
         echo("")
         echo(f"interrupted; {len(_load(path).deals)} deals saved in {path}")
         return 130
