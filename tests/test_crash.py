@@ -79,6 +79,7 @@ def _child(path: Path, args: list[str], ready_fd: int) -> None:
         os._exit(0)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_sigkill_at_random_moments_of_saves(tmp_path):
     free_order_template(tmp_path)

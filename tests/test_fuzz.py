@@ -11,6 +11,7 @@ import os
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,8 @@ from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import read_game
 from kingsheet.files.importers.csv import read_csv
 from kingsheet.files.importers.xlsx import read_xlsx
+
+pytestmark = pytest.mark.slow
 
 N = int(os.environ.get("KINGSHEET_FUZZ", "150"))
 FUZZ = settings(max_examples=N, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -65,3 +65,15 @@ def test_the_rule_sees_imports_inside_functions_and_relative_ones(tmp_path):
 
 def test_the_version_comes_from_the_installed_metadata():
     assert kingsheet.__version__ == importlib.metadata.version("kingsheet")
+
+
+def test_the_suite_runs_against_the_package_it_means():
+    """CI runs the suite twice: on the source tree, and with KINGSHEET_TEST_INSTALLED=1 against the
+    installed wheel. Each run must import the kingsheet it means to test."""
+    import os
+
+    where = Path(kingsheet.__file__).resolve()
+    if os.environ.get("KINGSHEET_TEST_INSTALLED"):
+        assert "site-packages" in where.parts, where
+    else:
+        assert where.is_relative_to(ROOT), where

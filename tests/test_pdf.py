@@ -131,9 +131,35 @@ def test_no_overwrite_without_force(runner, tmp_path):
     assert [p.name for p in tmp_path.rglob("*") if p.name.startswith(".")] == []  # no temp file left
 
 
+def _unwritable_folder(base: Path) -> tuple[Path, list[str], str]:
+    """A folder this test's command cannot write in, and how to run the command: directly when
+    not root; as the user 'nobody' (setpriv) when it can run Python and kingsheet from here; else a
+    read-only tmpfs, which root cannot write either. Skipped only when none of them can be had."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    ro = base / "ro"
+    ro.mkdir()
+    if os.geteuid() != 0:
+        ro.chmod(0o555)
+        return ro, [], "cannot write"
+    setpriv = shutil.which("setpriv")
+    nobody = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] if setpriv else []
+    if nobody and subprocess.run([*nobody, sys.executable, "-c", "import kingsheet.cli.app"], cwd=ROOT,
+                                 capture_output=True, timeout=60).returncode == 0:
+        ro.chmod(0o555)
+        return ro, nobody, "cannot write"
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(ro)], capture_output=True).returncode == 0:
+        return ro, [], "cannot write"
+    pytest.skip("root here, and neither setpriv nor a read-only mount is available to make a folder root cannot write")
+
+
 def test_read_only_folder_is_refused_in_one_sentence():
     """A folder the user may not write in. Root writes anywhere, so under root (as in CI) the command
-    runs as the unprivileged user 'nobody' (setpriv), which may read the package but not write there."""
+    runs as the unprivileged user 'nobody', or into a read-only mount."""
     import os
     import subprocess
     import sys
@@ -142,23 +168,20 @@ def test_read_only_folder_is_refused_in_one_sentence():
     from conftest import ROOT
 
     base = Path(tempfile.mkdtemp(prefix="kingsheet-ro-"))
+    base.chmod(0o755)
+    ro = base / "ro"
     try:
-        base.chmod(0o755)
-        ro = base / "ro"
-        ro.mkdir()
-        ro.chmod(0o555)
-        cmd = [sys.executable, "-m", "kingsheet.cli", "blank", "--rules", "short", "-o", str(ro / "b.pdf")]
-        if os.geteuid() == 0:
-            setpriv = shutil.which("setpriv")
-            assert setpriv, "setpriv (util-linux) is needed to run this test as an unprivileged user under root"
-            cmd = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
+        ro, prefix, expected = _unwritable_folder(base)
+        cmd = [*prefix, sys.executable, "-m", "kingsheet.cli", "blank", "--rules", "short", "-o", str(ro / "b.pdf")]
         res = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=120,
                              env={**os.environ, "KINGSHEET_STATE_DIR": str(base / "state")})
         assert res.returncode == 2, res.stderr
-        assert res.stderr.startswith("kingsheet: ") and "cannot write" in res.stderr and "Traceback" not in res.stderr
+        assert res.stderr.startswith("kingsheet: ") and expected in res.stderr and "Traceback" not in res.stderr
         assert list(ro.iterdir()) == []
     finally:
-        (base / "ro").chmod(0o755)
+        subprocess.run(["umount", str(ro)], capture_output=True)
+        if ro.exists():
+            ro.chmod(0o755)
         shutil.rmtree(base)
 
 
