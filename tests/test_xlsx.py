@@ -198,11 +198,32 @@ def test_csv_round_trip_and_injection_guard(tmp_path):
                          '[[deals]]\ngame = "tricks"\npoints = [-4, 0, -8, -4]\nnote = "=HYPERLINK()"\n',
                          encoding="utf-8")
     text = write_csv(load_game(game_file))
-    assert "'=1+1,'+SUM(A1),'-2+3,'@cmd" in text and "'=HYPERLINK()" in text
+    assert '"\'=1+1","\'+SUM(A1)","\'-2+3","\'@cmd"' in text and "\'=HYPERLINK()" in text
     path = tmp_path / "h.csv"
     path.write_text(text, encoding="utf-8")
     back = read_csv(path)
     assert back.players == tuple(HOSTILE) and back.deals[0].note == "=HYPERLINK()"
+
+
+def test_csv_fields_are_safe_under_either_delimiter_and_round_trip(tmp_path):
+    """Every text field quoted and guarded: a semicolon reader (Excel in ru-RU) and a comma reader
+    each find no cell that starts like a formula; a two-word first dealer comes back whole."""
+    import csv as csvmod
+
+    game_file = tmp_path / "h.toml"
+    game_file.write_text('format = 1\nrules = "blank-4"\nplayers = ["Анна Мария", "Z,=HYPERLINK(1)", "ok;=2", "Галя"]\n'
+                         'first_dealer = "Анна Мария"\n'
+                         '[[deals]]\ngame = "tricks"\npoints = [-4, 0, -8, -4]\nnote = "x;=SUM(1);y,=2"\n',
+                         encoding="utf-8")
+    text = write_csv(load_game(game_file))
+    for delimiter in (",", ";"):
+        for row in csvmod.reader(text.splitlines(), delimiter=delimiter):
+            assert not any(cell.startswith(("=", "+", "@")) for cell in row), (delimiter, row)
+    path = tmp_path / "h.csv"
+    path.write_text(text, encoding="utf-8")
+    back = read_csv(path)
+    assert back.first_dealer == "Анна Мария" and back.players[1:3] == ("Z,=HYPERLINK(1)", "ok;=2")
+    assert back.deals[0].note == "x;=SUM(1);y,=2"
 
 
 def test_csv_semicolons_and_bad_cells(tmp_path):

@@ -88,12 +88,14 @@ def _check_template(path: Path, lang: str) -> NoReturn:
     from kingsheet.core.problems import num
     from kingsheet.core.rules import MAX_TEMPLATE_BYTES, explain
 
+    from kingsheet.files.gamefile import read_bounded
+
     try:
-        if path.stat().st_size > MAX_TEMPLATE_BYTES:
-            fail(f"{path}: larger than {MAX_TEMPLATE_BYTES // 1024} KiB; not a template")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        fail(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})")
+        text = read_bounded(path, MAX_TEMPLATE_BYTES, "template").decode("utf-8-sig")
+    except UnicodeDecodeError:
+        fail(f"{path}: not UTF-8 text")
+    except Unusable as exc:
+        fail(str(exc))
     mistakes, resolved = explain(text, path)
     for m in mistakes:
         typer.echo(one_line(f"{path}: {m}"), err=True)

@@ -363,6 +363,8 @@ def is_template_path(ref: str) -> bool:
 def template_path(ref: str) -> Path:
     """Where a rules reference's template lives; RulesError when there is none."""
     path = Path(ref) if is_template_path(ref) else template_dir() / f"{ref}.toml"
+    if path.exists() and not path.is_file():
+        raise RulesError(f"template {ref} is not a regular file (a folder, a device or a pipe)")
     if not path.is_file():
         if is_template_path(ref):
             raise RulesError(f"template file {ref} not found")
@@ -394,7 +396,7 @@ def load_template(ref: str) -> Template:
         try:
             with path.open("rb") as fh:  # never more than the limit, whatever the file claims
                 data = fh.read(MAX_TEMPLATE_BYTES + 1)
-            text = data.decode("utf-8")
+            text = data.decode("utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             raise RulesError(f"cannot read template {ref}: {exc}") from None
         _TEMPLATES[key] = replace(read_template(text, path), stamp=key[1:])

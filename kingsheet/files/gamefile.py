@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 from kingsheet.core.game import GameFile, build_game
@@ -20,21 +21,39 @@ def read_game(text: str, path: Path | None = None, base_dir: Path | None = None)
     return build_game(raw, where, path, base_dir)
 
 
-def read_text(path: Path, encoding: str = "utf-8") -> str:
-    """A text file a user gave us (game file, CSV), or one plain sentence saying why not."""
+def read_bounded(path: Path, limit: int, what: str = "game file") -> bytes:
+    """The bytes of a regular file a user named, never more than ``limit`` (a device, a FIFO or a
+    folder is refused before anything is read: /dev/zero has a size of 0 and no end)."""
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"{path}: {size} bytes is too large for a game file")
-        return path.read_text(encoding=encoding)
+        info = path.stat()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a game file") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"{path}: is a folder, not a {what}")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{path}: not a regular file (a device or a pipe), so not a {what}")
+    if info.st_size > limit:
+        raise InputError(f"{path}: {info.st_size} bytes is too large for a {what} (at most {limit // 1024} KiB)")
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    if len(data) > limit:  # it grew since stat
+        raise InputError(f"{path}: larger than {limit // 1024} KiB; not a {what}")
+    return data
+
+
+def read_text(path: Path, encoding: str = "utf-8") -> str:
+    """A text file a user gave us (game file, CSV), or one plain sentence saying why not. A UTF-8
+    byte order mark, as some editors write one, is dropped."""
+    data = read_bounded(path, MAX_FILE_BYTES)
+    try:
+        return data.decode("utf-8-sig" if encoding == "utf-8" else encoding)
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
 
 
 def load_game(path: Path) -> GameFile:

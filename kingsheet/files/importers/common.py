@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,7 +37,9 @@ def header_kind(text: str) -> str | None:
 
 
 def unquote(text: str) -> str:
-    """Undo the CSV-injection guard: a leading apostrophe before = + - @ was ours."""
+    """Undo the CSV-injection guard: an apostrophe before = + - @, at the start or after a comma or
+    a semicolon, was ours."""
+    text = re.sub(r"([,;])'(?=[=+\-@\t\r])", r"\1", text)
     if len(text) > 1 and text[0] == "'" and text[1] in "=+-@\t\r":
         return text[1:]
     return text

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,34 +27,54 @@ from kingsheet.files.importers.common import game_data, header_kind, unquote
 EXTRAS = ("declarer", "orderer", "bid", "buyer", "price", "contract", "note")
 
 
+_FORMULA = "=+-@\t\r"
+
+
 def guard(text: str) -> str:
-    return "'" + text if text.startswith(("=", "+", "-", "@", "\t", "\r")) else text
+    """Text a spreadsheet would take for a formula gets an apostrophe: at its start, and after each
+    comma or semicolon, where a reader with the other delimiter would start a cell."""
+    text = re.sub(r"([,;])(?=[=+\-@\t\r])", r"\1'", text)
+    return "'" + text if text.startswith(tuple(_FORMULA)) else text
+
+
+def _quoted(text: str) -> str:
+    return '"' + guard(text).replace('"', '""') + '"'
 
 
 def write_csv(game: GameFile) -> str:
+    """Every text field is quoted and guarded, so that neither a comma reader nor a semicolon
+    reader (Excel in ru-RU) splits it or takes any part of it for a formula; numbers stay numbers."""
     buf = io.StringIO()
-    meta = ["format=1", f"rules={game.rules_ref}", *(f"{k}={v}" for k, v in game.rules.options.items())]
+    meta = [("format", "1"), ("rules", game.rules_ref), *game.rules.options.items()]
     if game.first_dealer:
-        meta.append(f"first_dealer={game.first_dealer}")
-    buf.write("# kingsheet " + " ".join(meta) + "\n")
-    writer = csv.writer(buf, lineterminator="\n")
+        meta.append(("first_dealer", game.first_dealer))
+    buf.write(",".join(["# kingsheet", *(_quoted(f"{k}={v}") for k, v in meta)]) + "\n")
+    writer = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
     writer.writerow(["game", *(guard(p) for p in game.players), *EXTRAS])
     from kingsheet.core.verify import verify
 
     for row in verify(game).rows:
         deal = row.deal
-        cells = [str(c) for c in row.cells] if row.cells else [""] * len(game.players)
+        cells: list[int | str] = list(row.cells) if row.cells else [""] * len(game.players)
         extras = [getattr(deal, k) for k in EXTRAS]
         writer.writerow([guard(deal.game), *cells, *("" if v is None else guard(str(v)) for v in extras)])
     return buf.getvalue()
 
 
 def _meta(line: str) -> dict[str, str]:
+    """The comment line: ``# kingsheet,"format=1","rules=blank-4",…`` (or the older ``# kingsheet
+    format=1 rules=blank-4 …``, one field split at spaces)."""
+    delimiter = ";" if line.count(";") > line.count(",") else ","
+    try:
+        fields = next(csv.reader([line], delimiter=delimiter))
+    except (csv.Error, StopIteration):
+        return {}
+    words = fields[1:] if len(fields) > 1 else line.lstrip("#").split()
     out = {}
-    for word in line.lstrip("#").split():
-        key, eq, value = word.partition("=")
+    for word in words:
+        key, eq, value = unquote(word.strip()).partition("=")
         if eq:
-            out[key] = value
+            out[key.strip()] = value
     return out
 
 
@@ -62,7 +83,7 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
     meta: dict[str, str] = {}
     lines = []
     for line in text.splitlines():
-        if line.startswith("#"):
+        if line.startswith(("#", '"#')):
             if "kingsheet" in line:
                 meta.update(_meta(line))
             continue

@@ -13,6 +13,7 @@ from typing import Any
 from kingsheet.core.game import GameFile, build_game
 from kingsheet.core.problems import InputError
 from kingsheet.core.vocabulary import fold
+from kingsheet.files.gamefile import read_bounded
 from kingsheet.files.importers.common import TOTAL_LABELS, game_data, header_kind, infer_rules
 
 GAME_HEADERS = {"игра", "game"}
@@ -20,11 +21,32 @@ POINTS_HEADERS = {"очки", "points"}
 MAX_ROWS = 2000
 
 
+MAX_WORKBOOK_BYTES = 8 * 1024 * 1024  # the file as it lies on disk
+MAX_UNPACKED_BYTES = 16 * 1024 * 1024  # what its parts say they unpack to, all together
+MAX_PARTS = 500
+
+
+def _check_package(path: Path) -> None:
+    """Refuse a workbook bomb before openpyxl unpacks anything: a workbook is a zip, and each part
+    declares its unpacked size (zipfile never gives more than that)."""
+    import zipfile
+
+    read_bounded(path, MAX_WORKBOOK_BYTES, "workbook")  # a regular file of a sane size
+    try:
+        with zipfile.ZipFile(path) as zf:
+            parts = zf.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise InputError(f"{path}: not a readable workbook (damaged, password-protected, or not XLSX)") from None
+    unpacked = sum(p.file_size for p in parts)
+    if len(parts) > MAX_PARTS or unpacked > MAX_UNPACKED_BYTES:
+        raise InputError(f"{path}: the workbook unpacks to {unpacked // (1024 * 1024)} MB in {len(parts)} parts, more "
+                         f"than a score sheet can hold ({MAX_UNPACKED_BYTES // (1024 * 1024)} MB); not read")
+
+
 def _open(path: Path) -> Any:
     from openpyxl import load_workbook
 
-    if not path.is_file():
-        raise InputError(f"{path}: no such file")
+    _check_package(path)
     try:
         return load_workbook(path, data_only=False, read_only=False)
     except Exception:
