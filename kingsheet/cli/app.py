@@ -87,7 +87,6 @@ def rules_cmd(
 def _check_template(path: Path, lang: str) -> NoReturn:
     from kingsheet.core.problems import num
     from kingsheet.core.rules import MAX_TEMPLATE_BYTES, explain
-
     from kingsheet.files.gamefile import read_bounded
 
     try:
