@@ -96,7 +96,7 @@ def test_huge_or_broken_template_refused_within_a_bound(runner, tmp_path):
     huge = tmp_path / "huge.toml"
     huge.write_text(BASE + "\n# " + "x" * 300_000, encoding="utf-8")
     res = runner.invoke(app, ["rules", "--check", str(huge)])
-    assert res.exit_code == 2 and "larger than 256 KiB" in res.stderr
+    assert res.exit_code == 2 and "too large for a template (at most 256 KiB)" in res.stderr
     loop = tmp_path / "loop.toml"
     loop.write_text(BASE.replace('"trumps*', '"x*').replace('"eralash+"]', '"eralash+", "trumps*99999999"]'),
                     encoding="utf-8")

@@ -144,7 +144,7 @@ def test_trump_bidding_row_total_follows_the_bid():
     text = game_text("trump-bidding", deals=deal("trumps", [6, 12, 12, 0], declarer="Боря", bid=3))
     report = verify(read_game(text))
     assert report.rows[0].expected == 48 - 6 * 3
-    assert report.rows[0].problems == ()
+    assert [p for p in report.rows[0].problems if p.code not in SEQUENCE] == []  # a fragment of a sheet
     # he took only 2 of his bid 3: writes 0, the row is 48 − 12 = 36
     text = game_text("trump-bidding", deals=deal("trumps", [12, 0, 12, 12], declarer="Боря", bid=3))
     assert verify(read_game(text)).rows[0].expected == 36
@@ -162,7 +162,7 @@ def test_buyout_keeps_the_row_at_24_and_explains_negative_cell():
     # Вася bought Боря's deal for 3 tricks; Вася took 2 tricks (6 − 9 = −3), Боря 1 (+3 + 9 = 12)
     text = game_text("replay-8", deals=deal("trumps", [9, 12, -3, 6], declarer="Боря", buyer="Вася", price=3))
     report = verify(read_game(text))
-    assert report.rows[0].problems == ()
+    assert [p for p in report.rows[0].problems if p.code not in SEQUENCE] == []  # a fragment of a sheet
 
 
 def test_rospis_writes_two_tricks_each():
@@ -253,7 +253,7 @@ def test_taken_counts_must_fit_in_the_tricks():
 def test_names_with_control_characters_are_refused():
     from kingsheet.core.problems import InputError
 
-    with pytest.raises(InputError, match="control characters"):
+    with pytest.raises(InputError, match="has a control character"):
         read_game(game_text(players='"Аня\\u001b[2J", "Боря", "Вася", "Галя"'))
     text = game_text(deals=deal("шах\\u001bматы", [0, 0, 0, 0]))
     from kingsheet.render.sheet import rows_for

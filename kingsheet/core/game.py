@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.problems import InputError, Problem
+from kingsheet.core.problems import InputError, Problem, one_line
 from kingsheet.core.rules import Kind, Order, Rules, RulesError, Turn, is_template_path, load_rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
@@ -92,6 +92,44 @@ class GameFile:
         if self.rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
             out.setdefault("orderer", turn)
         return out
+
+
+#: The one rule for every text a file carries (names, header fields, a deal's contract and note):
+#: text, no control characters (escape sequences, line breaks) and no direction overrides (which
+#: would turn an amount around on a terminal), and no longer than this.
+TEXT_LIMITS = {"player": 60, "title": 200, "date": 40, "rules": 255, "currency": 12, "stake": 40, "method": 20,
+               "contract": 40, "note": 500, "game": 60, "option": 40}
+_DIRECTION = {0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069}
+MONEY_KEYS = ("stake", "currency", "method")
+#: More deals than the rules can have are read only up to a margin: past it the file is refused.
+DEAL_MARGIN = 2
+MAX_DEALS_TO_LIMIT = 500
+
+
+def text_problem(value: Any, field: str) -> str | None:
+    """Why ``value`` cannot stand as the text of ``field``, or None."""
+    if not isinstance(value, str):
+        return f"{field} must be text, not {type(value).__name__} {one_line(repr(value), 40)}"
+    bad = next((ch for ch in value if unicodedata.category(ch) == "Cc" or ord(ch) in _DIRECTION), None)
+    if bad is not None:
+        return f"{field} '{one_line(value, 40)}' has a control character (U+{ord(bad):04X})"
+    limit = TEXT_LIMITS.get(field, 200)
+    if len(value) > limit:
+        return f"{field} is {len(value)} characters long; at most {limit}"
+    return None
+
+
+def checked_text(value: Any, field: str, where: str) -> str:
+    why = text_problem(value, field)
+    if why:
+        raise InputError(f"{where}: {why}")
+    return str(value)
+
+
+def max_deals(rules: Rules) -> int:
+    """How many deals a file of these rules may hold: the rules' own, twice over (a sheet with extra
+    deals is still checked and reported), or a bound for a game played to a limit."""
+    return MAX_DEALS_TO_LIMIT if rules.order is Order.TO_LIMIT else DEAL_MARGIN * len(rules.slots) + 8
 
 
 def _problem(deal: int, code: str, message: str, game: str | None = None, player: str | None = None,
@@ -172,7 +210,14 @@ def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | 
             problems.append(_problem(number, "bad-deal", f"{key} must be a whole number ≥ 0, not {val!r}"))
             continue
         ints[key] = val
-    text = {k: str(raw[k]) for k in ("contract", "note") if k in raw}
+    text = {}
+    for key in ("contract", "note"):
+        if key in raw:
+            why = text_problem(raw[key], key)
+            if why:
+                problems.append(_problem(number, "bad-deal", why))
+            else:
+                text[key] = raw[key]
     if problems and points is None and taken is None:
         return Deal(number, game.strip(), **people, **ints, **text), problems  # type: ignore[arg-type]
     deal = Deal(number, game.strip(), points, taken, forced=bool(raw.get("forced", False)),
@@ -198,16 +243,13 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
     if fmt != FORMAT:
         raise InputError(f"{where}: format {fmt!r} is not supported by this kingsheet (it reads format {FORMAT})")
     ref = raw.get("rules")
-    if not isinstance(ref, str):
+    if ref is None:
         raise InputError(f"{where}: missing rules = \"<template id>\"")
+    ref = checked_text(ref, "rules", where)
     players = raw.get("players")
     if not isinstance(players, list) or not players or not all(isinstance(p, str) and p.strip() for p in players):
         raise InputError(f"{where}: players must be a list of names")
-    players_t = tuple(p.strip() for p in players)
-    bad = [p for p in players_t if any(unicodedata.category(ch) == "Cc" for ch in p) or len(p) > 60]
-    if bad:
-        # a name is printed on terminals and sheets: no control characters (escape sequences), no essays
-        raise InputError(f"{where}: the player name '{bad[0]}' has control characters or is over 60 characters")
+    players_t = tuple(checked_text(p.strip(), "player", where) for p in players)
     if len(set(players_t)) != len(players_t):
         raise InputError(f"{where}: a player's name appears twice")
     template_ref = ref
@@ -222,12 +264,13 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
     first = raw.get("first_dealer")
     if first is not None and first not in players_t:
         raise InputError(f"{where}: first_dealer '{first}' is not at the table")
-    money = raw.get("money", {})
-    if not isinstance(money, dict):
-        raise InputError(f"{where}: [money] must be a table")
+    money = _money_header(raw.get("money", {}), where)
     deals_raw = raw.get("deals", [])
     if not isinstance(deals_raw, list):
         raise InputError(f"{where}: deals must be an array of tables ([[deals]])")
+    if len(deals_raw) > max_deals(rules):
+        raise InputError(f"{where}: {len(deals_raw)} deals, far more than {rules.id} has "
+                         f"({len(rules.slots) or 'a game to a limit'}); at most {max_deals(rules)} are read")
     deals: list[Deal] = []
     problems: list[Problem] = []
     for i, d in enumerate(deals_raw, start=1):
@@ -238,5 +281,26 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
     date = raw.get("date")
     if isinstance(date, (dt.date, dt.datetime)):
         date = date.isoformat()
-    return GameFile(rules, ref, players_t, tuple(deals), tuple(problems), raw.get("title"),
-                    date, first, money, path)
+    if date is not None:
+        date = checked_text(date, "date", where)
+    title = raw.get("title")
+    if title is not None:
+        title = checked_text(title, "title", where)
+    return GameFile(rules, ref, players_t, tuple(deals), tuple(problems), title, date, first, money, path)
+
+
+def _money_header(money: Any, where: str) -> dict[str, Any]:
+    """[money]: stake (text or a number), currency and method, each checked as text."""
+    if not isinstance(money, dict):
+        raise InputError(f"{where}: [money] must be a table")
+    unknown = sorted(set(money) - set(MONEY_KEYS))
+    if unknown:
+        raise InputError(f"{where}: [money] has unknown key {', '.join(unknown)} (known: {', '.join(MONEY_KEYS)})")
+    out = dict(money)
+    stake = out.get("stake")
+    if isinstance(stake, (int, float)) and not isinstance(stake, bool):
+        out["stake"] = str(stake)
+    for key in MONEY_KEYS:
+        if key in out:
+            checked_text(out[key], key, f"{where}: [money]")
+    return out

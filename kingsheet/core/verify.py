@@ -263,7 +263,14 @@ def verify(game: GameFile) -> Report:
                     side[who] += cell
         rows.append(Row(deal, gid, cells, expected, dealer, declarer, tuple(chk.problems)))
         all_problems.extend(chk.problems)
-    all_problems.extend(check_sequence(game, rows))
+    sequence = check_sequence(game, rows)
+    all_problems.extend(sequence)
+    # every problem shows on its row: a declarer out of turn, a deal out of order
+    at: dict[int, list[Problem]] = {}
+    for problem in sequence:
+        if problem.deal is not None:
+            at.setdefault(problem.deal, []).append(problem)
+    rows = [replace(r, problems=r.problems + tuple(at[r.deal.number])) if r.deal.number in at else r for r in rows]
     totals = {p: Totals(minus[p], plus[p]) for p in players}
     ended = ended_at(game, rows)
     if rules.limit is not None:
