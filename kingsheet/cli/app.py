@@ -298,7 +298,10 @@ def new_cmd(
         write_new(file, text.encode("utf-8"), force)
     except (RulesError, Unusable) as exc:
         fail(str(exc))
-    remember_current(file)
+    why = remember_current(file)
+    if why:
+        typer.echo(f"kingsheet: {file} was made, but could not be remembered as the current game ({why}); "
+                   "name the file in later commands", err=True)
     first = rules.slots[0] if rules.slots else next(iter(rules.games))
     length = f"to {rules.limit} minus points" if rules.limit else f"{len(rules.slots)} deals"
     typer.echo(f"{file}: new {rules.id} game for {', '.join(names)}; {length}. "
@@ -666,6 +669,9 @@ def import_cmd(
 
     Example: kingsheet import friday.xlsx -o friday.toml
     """
+    import os
+
+    from kingsheet.core.rules import is_template_path
     from kingsheet.core.verify import verify
     from kingsheet.files.edits import append_deals, new_game_text
     from kingsheet.files.load import load_any
@@ -676,7 +682,11 @@ def import_cmd(
     _output(output, {".toml"})
     try:
         game = load_any(sheet, rules_id)
-        text = new_game_text(game.rules_ref, game.players, dict(game.rules.options), game.first_dealer, {})
+        ref = game.rules_ref
+        if is_template_path(ref) and not Path(ref).is_absolute():
+            # read beside the sheet; written so it still resolves beside the game file
+            ref = os.path.relpath((sheet.parent / ref).resolve(), output.resolve().parent)
+        text = new_game_text(ref, game.players, dict(game.rules.options), game.first_dealer, {})
         keys = ("game", "points", "orderer", "declarer", "contract", "bid", "buyer", "price", "note")
         text = append_deals(text, [{k: getattr(deal, k) for k in keys} for deal in game.deals])
         write_new(output, text.encode("utf-8"), force)
@@ -690,11 +700,17 @@ def import_cmd(
     raise typer.Exit(OK if report.ok else PROBLEMS)
 
 
+def _say_waiting(path: Path) -> None:
+    typer.echo(f"kingsheet: {path}: another kingsheet is changing this game; waiting…", err=True)
+
+
 def main() -> None:
     from kingsheet.cli import Interrupted, catch_interrupts
+    from kingsheet.files import storage
 
     argv = sys.argv[1:]
     catch_interrupts()
+    storage.on_wait = _say_waiting
     try:
         single = _one_command(argv)
         if single is not None:

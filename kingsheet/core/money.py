@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import ROUND_FLOOR, Decimal, InvalidOperation
+from decimal import ROUND_FLOOR, Decimal, Inexact, InvalidOperation, localcontext
 from typing import Any
 
-from kingsheet.core.problems import InputError
+from kingsheet.core.game import text_problem
+from kingsheet.core.problems import InputError, one_line
 from kingsheet.core.report import Report
 
 # ISO 4217 codes a table is likely to play for: minor-unit digits and the sign printed after amounts
@@ -77,25 +78,42 @@ class Settlement:
         return out
 
 
+#: What settle accepts, so that every amount fits exactly in the precision it works with.
+MAX_STAKE = Decimal("1e9")
+MAX_TOTAL = Decimal("1e9")
+MAX_PLACES = 6  # decimal places of a stake, a total or a rounding step
+MAX_PLAYERS = 64  # settle --totals: people at one evening, not a census
+PRECISION = 60  # digits: 1e9 × 1e9 × 64 players, with the places, is far inside
+
+
 def money_str(value: Decimal) -> str:
-    """An amount as a decimal string: "185" when whole, else in the minor unit ("45.50")."""
+    """An amount as a decimal string: "185" when whole, else in the minor unit ("45.50"); never an
+    exponent ("1E+3") and never "-0"."""
+    if value == 0:
+        return "0"
     if value == value.to_integral_value():
-        return str(value.to_integral_value())
-    return str(value)
+        return format(value.to_integral_value(), "f")
+    return format(value, "f")
 
 
 def _plain(value: Decimal) -> int | str:
-    return int(value) if value == value.to_integral_value() else str(value)
+    return int(value) if value == value.to_integral_value() else money_str(value)
 
 
-def parse_decimal(text: str, what: str) -> Decimal:
+def parse_decimal(text: str, what: str, limit: Decimal = MAX_TOTAL) -> Decimal:
+    """A decimal a person typed, within ±``limit`` and at most MAX_PLACES places."""
+    shown = one_line(str(text), 40)
     try:
         value = Decimal(str(text).strip().replace(",", ".").replace("−", "-"))
     except InvalidOperation:
-        raise InputError(f"{what} '{text}' is not a number") from None
+        raise InputError(f"{what} '{shown}' is not a number") from None
     if not value.is_finite():
-        raise InputError(f"{what} '{text}' is not a number")
-    return value
+        raise InputError(f"{what} '{shown}' is not a number")
+    if abs(value) > limit:
+        raise InputError(f"{what} '{shown}' is too large; at most {money_str(limit)}")
+    if value != 0 and value.as_tuple().exponent < -MAX_PLACES:  # type: ignore[operator]
+        raise InputError(f"{what} '{shown}' has more than {MAX_PLACES} decimal places")
+    return value + 0  # a plain value: no "-0"
 
 
 def parse_stake(text: str | None, currency: str) -> Decimal:
@@ -103,7 +121,7 @@ def parse_stake(text: str | None, currency: str) -> Decimal:
         return Decimal(1)
     if isinstance(text, float):
         raise InputError("stake must be a decimal string such as \"0.50\", not a float")
-    stake = parse_decimal(str(text), "stake")
+    stake = parse_decimal(str(text), "stake", MAX_STAKE)
     if stake <= 0:
         raise InputError(f"stake must be above zero, not {text}")
     return stake
@@ -131,9 +149,14 @@ def parse_totals(text: str) -> dict[str, Decimal]:
             raise InputError(f"--totals: '{part.strip()}' has no name before '='")
         if name in out:
             raise InputError(f"--totals: {name} appears twice")
+        why = text_problem(name, "player")
+        if why:
+            raise InputError(f"--totals: {why}")
         out[name] = parse_decimal(value, f"--totals: {name}'s total")
     if len(out) < 2:
         raise InputError("--totals needs at least two players")
+    if len(out) > MAX_PLAYERS:
+        raise InputError(f"--totals names {len(out)} players; an evening is settled for at most {MAX_PLAYERS}")
     return out
 
 
@@ -213,6 +236,16 @@ def _fewest(balances: Mapping[str, Decimal]) -> tuple[list[Transfer], bool]:
 
 def settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str = "RUB", method: str = "pairwise",
            pot_mean: bool = False, round_to: Decimal | None = None) -> Settlement:
+    """Who pays whom. Every amount is exact in a context wide enough for all that is accepted
+    (MAX_STAKE, MAX_TOTAL, MAX_PLAYERS); what lies outside is refused with a sentence."""
+    with localcontext() as ctx:
+        ctx.prec = PRECISION
+        ctx.traps[Inexact] = False
+        return _settle(totals, stake, currency, method, pot_mean, round_to)
+
+
+def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, method: str, pot_mean: bool,
+            round_to: Decimal | None) -> Settlement:
     if method not in METHODS:
         raise InputError(f"method must be pairwise or pot, not '{method}'")
     currency = check_currency(currency)
@@ -220,6 +253,11 @@ def settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str = 
     n = len(tot)
     if n < 2:
         raise InputError("settling needs at least two players")
+    if n > MAX_PLAYERS:
+        raise InputError(f"{n} players; an evening is settled for at most {MAX_PLAYERS}")
+    if not (0 < stake <= MAX_STAKE) or any(abs(v) > MAX_TOTAL for v in tot.values()):
+        raise InputError(f"the stake must be above 0 and at most {money_str(MAX_STAKE)}, and each total within "
+                         f"±{money_str(MAX_TOTAL)}")
     grand = sum(tot.values(), Decimal(0))
     notes: list[str] = []
     q = _quantum(currency)
@@ -243,18 +281,31 @@ def settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str = 
                     pairs.append(Transfer(b, a, diff))
                 elif diff < 0:
                     pairs.append(Transfer(a, b, -diff))
-    if all(v == v.quantize(q) for v in raw.values()):
-        balances = {p: v.quantize(q) for p, v in raw.items()}
+    if pairs:
+        # pairwise: each pair's debt in the minor unit, and each balance the sum of its pairs, so the
+        # pair debts add up to the balances exactly (and the balances to zero)
+        exact_pairs = all(t.amount == t.amount.quantize(q) for t in pairs)
+        pairs = [Transfer(t.payer, t.payee, t.amount.quantize(q)) for t in pairs]
+        balances = dict.fromkeys(tot, Decimal(0))
+        for t in pairs:
+            balances[t.payee] += t.amount
+            balances[t.payer] -= t.amount
+        balances = {p: v.quantize(q) + 0 for p, v in balances.items()}
+        if not exact_pairs:
+            notes.append(f"each pair's debt rounded to {money_str(q)} {currency}; a balance is the sum of its pairs")
+    elif all(v == v.quantize(q) for v in raw.values()):
+        balances = {p: v.quantize(q) + 0 for p, v in raw.items()}
     else:
         balances = round_keeping_zero(raw, q)
         notes.append(f"balances rounded to {q} {currency} by largest remainder; ties to the first seated")
-    pairs = [Transfer(t.payer, t.payee, t.amount.quantize(q)) for t in pairs]
     settled = balances
     if round_to is not None:
         if round_to <= 0:
-            raise InputError(f"--round must be above zero, not {round_to}")
+            raise InputError(f"--round must be above zero, not {money_str(round_to)}")
+        if round_to % q != 0:
+            raise InputError(f"--round {money_str(round_to)} is not a whole number of {money_str(q)} {currency}")
         settled = round_keeping_zero(balances, round_to)
-        notes.append(f"transfers rounded to {round_to.normalize()} {currency} by largest remainder "
+        notes.append(f"transfers rounded to {money_str(round_to)} {currency} by largest remainder "
                      "(everyone rounded down, the rest to the largest remainders, ties to the first seated); "
                      "the balances still sum to zero")
     transfers, exact = _fewest(settled)

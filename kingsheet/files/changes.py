@@ -18,7 +18,7 @@ from kingsheet.core.tomltext import parse
 from kingsheet.core.verify import verify
 from kingsheet.files.edits import append_deal, remove_last, replace_deal
 from kingsheet.files.gamefile import read_game, read_text
-from kingsheet.files.storage import atomic_write, locked
+from kingsheet.files.storage import atomic_write, check_writable, locked, real_game_path
 
 
 class Refused(Exception):
@@ -38,6 +38,9 @@ def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bo
     """``change(text, forced)`` returns the new text and the number of the deal it touched."""
     if not path.name or path.is_dir():
         raise InputError(f"'{path}' is a folder, not a game file")
+    read_text(path)  # a regular file that is there, before any lock file is made beside it
+    path = real_game_path(path)
+    check_writable(path)
     with locked(path):
         _sweep(path)
         text = read_text(path)

@@ -18,13 +18,18 @@ def state_dir() -> Path:
     return Path(platformdirs.user_data_dir("kingsheet", appauthor=False))
 
 
-def remember_current(path: Path) -> None:
+def remember_current(path: Path) -> str | None:
+    """Make ``path`` the current game; returns why it could not be, or None. The game file itself
+    is what matters, so the caller says so and goes on."""
     folder = state_dir()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write(folder / "current", str(path.resolve()).encode("utf-8"))
-    except (OSError, StorageError):
-        pass  # remembering is a convenience; the game file itself is what matters
+    except OSError as exc:
+        return f"{folder}: {exc.strerror}"
+    except StorageError as exc:
+        return str(exc)
+    return None
 
 
 def current_game() -> Path:

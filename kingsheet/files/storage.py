@@ -14,7 +14,8 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from kingsheet.core.problems import InputError, StorageError
@@ -25,26 +26,70 @@ except ImportError:  # pragma: no cover - Windows: no advisory locks, saving sta
     fcntl = None  # type: ignore[assignment]
 
 
+LOCK_TIMEOUT = 30.0  # seconds a change waits for another one on the same game (KINGSHEET_LOCK_TIMEOUT)
+
+#: Told when another process holds a game's lock (the command line says so on stderr).
+on_wait: Callable[[Path], None] | None = None
+
+
 def lock_path(path: Path) -> Path:
     return path.with_name(f".{path.name}.lock")
 
 
 @contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``path`` for a read-modify-write (blocks while another holds it)."""
+def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` for a read-modify-write. The game file must be there; the
+    lock file is never followed through a link someone planted. When another process holds the
+    lock, ``on_wait`` is told once, and after ``timeout`` seconds it gives up with a sentence."""
     if fcntl is None:  # pragma: no cover
         yield
         return
     try:
-        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError as exc:
-        raise StorageError(f"{path}: cannot lock the game file ({exc.strerror})") from None
+        why = "its lock file is a link" if exc.errno == errno.ELOOP else exc.strerror
+        raise StorageError(f"{path}: cannot lock the game file ({why})") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise StorageError(f"{path}: cannot lock the game file (its lock file is not a regular file)")
+        if timeout is None:
+            timeout = float(os.environ.get("KINGSHEET_LOCK_TIMEOUT") or LOCK_TIMEOUT)
+        deadline = time.monotonic() + timeout
+        told = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if not told and on_wait is not None:
+                    on_wait(path)
+                    told = True
+                if time.monotonic() > deadline:
+                    raise StorageError(f"{path}: another kingsheet has been changing this game for {timeout:.0f} s; "
+                                       "nothing was written, try again") from None
+                time.sleep(0.05)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)
+
+
+def real_game_path(path: Path) -> Path:
+    """The file a game path names, through any links: writers through a link and through its target
+    take the same lock and change the same file, and the link stays a link."""
+    return Path(os.path.realpath(path))
+
+
+def check_writable(path: Path) -> None:
+    """A game file someone made read-only (0444) is not rewritten behind their back, even by root."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise StorageError(f"{path}: the file is read-only; nothing was written (chmod u+w to allow changes)")
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
@@ -52,10 +97,14 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise InputError(f"{path}: the folder {folder} does not exist")
-    if mode is None:
-        try:
-            mode = stat.S_IMODE(path.stat().st_mode)
-        except FileNotFoundError:
+    owner: tuple[int, int] | None = None
+    try:
+        info = path.stat()
+        owner = (info.st_uid, info.st_gid)
+        if mode is None:
+            mode = stat.S_IMODE(info.st_mode)
+    except FileNotFoundError:
+        if mode is None:
             mode = 0o644 & ~_umask()
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
@@ -67,6 +116,8 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
+        if owner is not None and os.geteuid() == 0 and owner != (os.getuid(), os.getgid()):
+            os.chown(tmp, *owner)  # root saving another user's game keeps it theirs
         os.replace(tmp, path)
     except OSError as exc:
         with contextlib.suppress(OSError):

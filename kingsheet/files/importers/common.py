@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-from kingsheet.core.problems import InputError
-from kingsheet.core.rules import Order, RulesError, load_rules, template_ids
+from kingsheet.core.problems import InputError, one_line
+from kingsheet.core.rules import Order, RulesError, is_template_path, load_rules, template_ids
 from kingsheet.core.vocabulary import fold
 
 EXTRA_HEADERS = {
@@ -82,6 +83,18 @@ def infer_rules(labels: Sequence[str], players: int, totals: Sequence[int | None
     if default in [tid for tid, _ in fits]:
         return default
     raise InputError(f"the sheet fits several rule systems ({', '.join(t for t, _ in fits)}); give --rules ID")
+
+
+def sheet_rules(ref: str, sheet: Path) -> str:
+    """The rules a sheet names for itself. A sheet comes from anywhere, so it may name a bundled
+    rules id, or a template file lying beside it, and nothing else on the disk."""
+    if not is_template_path(ref):
+        return ref
+    name = Path(ref)
+    if name.name != ref or ref in (".", "..") or not (sheet.parent / name).is_file():
+        raise InputError(f"{sheet}: the sheet names rules '{one_line(ref, 60)}'; a sheet may name a bundled rules "
+                         "id, or a template file in its own folder (or give --rules)")
+    return ref
 
 
 def game_data(rules_ref: str, options: dict[str, str], players: list[str], first_dealer: str | None,

@@ -22,7 +22,7 @@ from kingsheet.core.game import GameFile, build_game
 from kingsheet.core.problems import InputError
 from kingsheet.core.vocabulary import fold
 from kingsheet.files.gamefile import read_text
-from kingsheet.files.importers.common import game_data, header_kind, unquote
+from kingsheet.files.importers.common import game_data, header_kind, sheet_rules, unquote
 
 EXTRAS = ("declarer", "orderer", "bid", "buyer", "price", "contract", "note")
 
@@ -139,7 +139,7 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
             else:
                 deal[key] = value
         deals.append(deal)
-    ref = meta.get("rules") or rules_ref
+    ref = sheet_rules(meta["rules"], path) if meta.get("rules") else rules_ref
     if not ref:
         from kingsheet.files.importers.common import infer_rules
 

@@ -14,7 +14,7 @@ from kingsheet.core.game import GameFile, build_game
 from kingsheet.core.problems import InputError
 from kingsheet.core.vocabulary import fold
 from kingsheet.files.gamefile import read_bounded
-from kingsheet.files.importers.common import TOTAL_LABELS, game_data, header_kind, infer_rules
+from kingsheet.files.importers.common import TOTAL_LABELS, game_data, header_kind, infer_rules, sheet_rules
 
 GAME_HEADERS = {"игра", "game"}
 POINTS_HEADERS = {"очки", "points"}
@@ -177,7 +177,7 @@ def read_xlsx(path: Path, rules_ref: str | None = None) -> GameFile:
     if not deals and not labels and not meta.get("rules"):
         raise InputError(f"{path}: no rows of games under the header")
     names = [name for _, name in players]
-    ref = meta.get("rules") or rules_ref or infer_rules(labels, len(names), totals)
+    ref = sheet_rules(meta["rules"], path) if meta.get("rules") else (rules_ref or infer_rules(labels, len(names), totals))
     options = {k.split(".", 1)[1]: v for k, v in meta.items() if k.startswith("option.")}
     data = game_data(ref, options, names, meta.get("first_dealer"), deals)
     return build_game(data, str(path), path, path.parent)

@@ -1,0 +1,304 @@
+"""Hostile, huge and odd input: every probe ends within seconds, in one sentence and exit 2 (or a
+report), in bounded memory, with nothing lost and no control character or formula let through.
+
+Each probe runs the real command in a child process with a time limit; the children's peak memory
+is read afterwards. The huge inputs are made cheaply (sparse files, compressible parts, repeated
+text), so the suite stays fast; KINGSHEET_HOSTILE_BIG=1 adds the full-size ones.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import EXAMPLES, ROOT, game_text
+
+BIG = bool(os.environ.get("KINGSHEET_HOSTILE_BIG"))
+MEMORY_MB = 200
+
+
+def kingsheet(*args: str, env: dict[str, str] | None = None, timeout: float = 20,
+              stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    res = subprocess.run([sys.executable, "-m", "kingsheet.cli", *args], capture_output=True, text=True, cwd=ROOT,
+                         timeout=timeout, input=stdin, env={**os.environ, **(env or {})})
+    assert "Traceback" not in res.stderr, res.stderr
+    return res
+
+
+def one_sentence(res: subprocess.CompletedProcess[str], *words: str) -> None:
+    assert res.returncode == 2, (res.returncode, res.stdout[-300:], res.stderr[-300:])
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("kingsheet: "), res.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+def peak_memory_mb() -> float:
+    """The largest resident size any finished child of this process has had (Linux: KiB)."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+# ---- inputs that eat the machine --------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [("check", "/dev/zero"), ("rules", "--check", "/dev/zero"), ("show", "/dev/zero"),
+                                  ("settle", "/dev/zero"), ("export", "/dev/zero", "-o", "/tmp/never.pdf")])
+def test_devices_are_refused_before_reading(args):
+    one_sentence(kingsheet(*args, timeout=10), "not a regular file")
+
+
+def test_a_device_behind_a_sheet_name_is_refused(tmp_path):
+    for name in ("zero.csv", "zero.xlsx"):
+        (tmp_path / name).symlink_to("/dev/zero")
+        one_sentence(kingsheet("import", str(tmp_path / name), "-o", str(tmp_path / "x.toml"), timeout=10),
+                     "not a regular file")
+
+
+def test_the_current_game_on_a_device_and_a_fifo(tmp_path):
+    one_sentence(kingsheet("show", env={"KINGSHEET_FILE": "/dev/zero"}, timeout=10), "not a regular file")
+    fifo = tmp_path / "game.toml"
+    os.mkfifo(fifo)
+    one_sentence(kingsheet("check", str(fifo), timeout=10), "not a regular file")
+    one_sentence(kingsheet("deal", str(fifo), "tricks", "-4", "-4", "-4", "-4", timeout=10), "not a regular file")
+    assert not (tmp_path / ".game.toml.lock").exists()  # no lock made beside what is not a game
+    game = tmp_path / "g.toml"
+    game.write_text(game_text(rules="/dev/zero"), encoding="utf-8")
+    one_sentence(kingsheet("check", str(game), timeout=10), "not a regular file")
+
+
+def test_undo_on_dev_null_makes_no_lock_file():
+    res = kingsheet("undo", "/dev/null", timeout=10)
+    one_sentence(res, "not a regular file")
+    assert not Path("/dev/.null.lock").exists()
+
+
+def _bomb(path: Path, part_size: int) -> None:
+    """A workbook whose one sheet unpacks to ``part_size`` bytes (zeros compress to almost nothing)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("[Content_Types].xml", "<Types/>")
+        with zf.open("xl/worksheets/sheet1.xml", "w") as fh:
+            chunk = b"0" * (1024 * 1024)
+            for _ in range(part_size // len(chunk)):
+                fh.write(chunk)
+
+
+@pytest.mark.parametrize("size_mb", [40, *([1100] if BIG else [])])
+def test_a_workbook_bomb_is_refused_by_its_declared_size(tmp_path, size_mb):
+    bomb = tmp_path / "bomb.xlsx"
+    _bomb(bomb, size_mb * 1024 * 1024)
+    assert bomb.stat().st_size < 2 * 1024 * 1024 * max(1, size_mb // 100)
+    for args in (("check", str(bomb)), ("import", str(bomb), "-o", str(tmp_path / "x.toml"))):
+        one_sentence(kingsheet(*args, timeout=20), "unpacks to", "not read")
+    assert not (tmp_path / "x.toml").exists()
+    assert peak_memory_mb() < MEMORY_MB
+
+
+def test_a_game_far_longer_than_its_rules_is_refused(tmp_path):
+    deals = "".join('\n[[deals]]\ngame = "tricks"\npoints = [-4, -4, -4, -4]\n' for _ in range(80_000 if BIG else 5_000))
+    game = tmp_path / "long.toml"
+    game.write_text(game_text(deals=deals), encoding="utf-8")
+    for args in (("check", str(game)), ("deal", str(game), "tricks", "-4", "-4", "-4", "-4"),
+                 ("export", str(game), "-o", str(tmp_path / "x.xlsx")), ("export", str(game), "-o", str(tmp_path / "x.pdf"))):
+        one_sentence(kingsheet(*args, timeout=30), "deals, far more than blank-4 has")
+    assert not (tmp_path / "x.xlsx").exists() and not (tmp_path / "x.pdf").exists()
+    csv = tmp_path / "long.csv"
+    csv.write_text("game,Аня,Боря,Вася,Галя\n" + "tricks,-4,-4,-4,-4\n" * (100_000 if BIG else 5_000), encoding="utf-8")
+    one_sentence(kingsheet("import", str(csv), "-o", str(tmp_path / "y.toml"), "--rules", "blank-4", timeout=30),
+                 "far more than blank-4 has")
+    assert not (tmp_path / "y.toml").exists()
+    assert peak_memory_mb() < MEMORY_MB
+
+
+@pytest.mark.parametrize("header, words", [
+    ('title = "' + "x" * 250_000 + '"', ("title is 250000 characters long; at most 200",)),
+    ("title = 5", ("title must be text, not int",)),
+    ("date = [1, 2]", ("date must be text, not list",)),
+    ('title = "a\\u001b]0;pwned\\u0007b"', ("title", "has a control character (U+001B)")),
+    ('date = "2026\\u001b[2J"', ("date", "has a control character",)),
+    ('title = "ok\\nall consistent"', ("has a control character (U+000A)",)),
+    ('[money]\ncurrency = 5', ("currency must be text, not int",)),
+    ('[money]\ntip = "10"', ("unknown key tip",)),
+])
+def test_every_header_field_is_checked_when_the_file_loads(tmp_path, header, words):
+    game = tmp_path / "g.toml"
+    text = game_text(deals='\n[[deals]]\ngame = "tricks"\npoints = [-4, -4, -4, -4]\n')
+    game.write_text(text.replace('players = [', header + '\nplayers = [', 1) if not header.startswith("[money]")
+                    else text.replace("\n[[deals]]", "\n" + header + "\n\n[[deals]]", 1), encoding="utf-8")
+    for args in (("check", str(game)), ("show", str(game)), ("export", str(game), "-o", str(tmp_path / "x.xlsx")),
+                 ("export", str(game), "-o", str(tmp_path / "x.pdf")), ("settle", str(game))):
+        res = kingsheet(*args)
+        one_sentence(res, *words)
+        assert "\x1b" not in res.stdout + res.stderr and "\x07" not in res.stderr
+
+
+def test_direction_overrides_in_names_are_refused():
+    players = '"Аня\\u202e01", "Боря", "Вася", "Галя"'
+    from kingsheet.core.problems import InputError
+    from kingsheet.files.gamefile import read_game
+
+    with pytest.raises(InputError, match="has a control character \\(U\\+202E\\)"):
+        read_game(game_text(players=players))
+    one_sentence(kingsheet("settle", "--totals", "Аня\u202e=10,Боря=-10"), "U+202E")
+
+
+def test_many_players_in_totals_are_refused_at_once():
+    totals = ",".join(f"p{i}={i - 1000}" for i in range(4000))
+    one_sentence(kingsheet("settle", "--totals", totals, timeout=10), "at most 64")
+
+
+# ---- money at the edges ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, words", [
+    (("--totals", "A=429,B=373,C=-60", "--stake", "1e25", "--method", "pot", "--pot-mean"), ("too large",)),
+    (("--totals", "A=429,B=373,C=-60", "--stake", "1e30"), ("too large",)),
+    (("--totals", "A=1e30,B=-1e30"), ("too large",)),
+    (("--totals", "A=429,B=373,C=-60", "--round", "1e-30"), ("decimal places",)),
+    (("--totals", "A=429,B=373,C=-60", "--round", "0.003"), ("not a whole number of 0.01 RUB",)),
+    (("--totals", "A=429,B=373,C=-60", "--round", "1e30"), ("too large",)),
+    (("--totals", "A=NaN,B=1"), ("not a number",)),
+    (("--totals", "A=1,B=-1", "--stake", "Infinity"), ("not a number",)),
+])
+def test_money_outside_what_is_accepted_is_one_sentence(args, words):
+    one_sentence(kingsheet("settle", *args, timeout=10), *words)
+
+
+def test_pair_debts_add_up_to_the_balances_exactly():
+    import json
+    import random
+    from decimal import Decimal
+
+    rng = random.Random(5)
+    for _ in range(60):
+        n = rng.randint(2, 6)
+        totals = {f"p{i}": rng.randint(-300, 300) for i in range(n)}
+        stake, currency = rng.choice([("0.005", "RUB"), ("0.5", "JPY"), ("0.33", "EUR"), ("1", "RUB")])
+        from kingsheet.core.money import settle
+
+        s = settle(totals, Decimal(stake), currency, "pairwise")
+        for p in totals:
+            got = sum((t.amount for t in s.pairs if t.payee == p), Decimal(0)) - \
+                sum((t.amount for t in s.pairs if t.payer == p), Decimal(0))
+            assert got == s.balances[p], (totals, stake, currency, p)
+        assert sum(s.balances.values()) == 0
+        text = json.dumps(s.as_json())
+        assert "E+" not in text and '"-0"' not in text
+
+
+# ---- files --------------------------------------------------------------------------------------
+
+def test_a_symlinked_game_gets_the_deal_and_stays_a_link(tmp_path):
+    target = tmp_path / "real.toml"
+    target.write_text(game_text(), encoding="utf-8")
+    link = tmp_path / "link.toml"
+    link.symlink_to(target)
+    assert kingsheet("deal", str(link), "tricks", "-4", "-4", "-4", "-4").returncode == 0
+    assert kingsheet("deal", str(target), "hearts", "-4", "-4", "-4", "-4").returncode == 0
+    assert link.is_symlink() and target.read_text(encoding="utf-8").count("[[deals]]") == 2
+    assert not (tmp_path / ".link.toml.lock").exists()  # one lock, the target's
+
+
+def test_a_planted_lock_link_is_not_followed(tmp_path):
+    game = tmp_path / "g.toml"
+    game.write_text(game_text(), encoding="utf-8")
+    victim = tmp_path / "victim"
+    (tmp_path / ".g.toml.lock").symlink_to(victim)
+    one_sentence(kingsheet("deal", str(game), "tricks", "-4", "-4", "-4", "-4"), "its lock file is a link")
+    assert not victim.exists() and "[[deals]]" not in game.read_text(encoding="utf-8")
+
+
+def test_a_read_only_game_is_not_rewritten(tmp_path):
+    game = tmp_path / "g.toml"
+    game.write_text(game_text(), encoding="utf-8")
+    game.chmod(0o444)
+    before = game.read_bytes()
+    one_sentence(kingsheet("deal", str(game), "tricks", "-4", "-4", "-4", "-4"), "read-only")
+    assert game.read_bytes() == before and (game.stat().st_mode & 0o777) == 0o444
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can save another user's file")
+def test_root_saving_another_users_game_keeps_its_owner(tmp_path):
+    game = tmp_path / "g.toml"
+    game.write_text(game_text(), encoding="utf-8")
+    os.chown(game, 65534, 65534)
+    game.chmod(0o600)
+    assert kingsheet("deal", str(game), "tricks", "-4", "-4", "-4", "-4").returncode == 0
+    info = game.stat()
+    assert (info.st_uid, info.st_gid, info.st_mode & 0o777) == (65534, 65534, 0o600)
+
+
+def test_a_lock_held_elsewhere_is_waited_for_then_given_up(tmp_path):
+    import fcntl
+
+    game = tmp_path / "g.toml"
+    game.write_text(game_text(), encoding="utf-8")
+    fd = os.open(tmp_path / ".g.toml.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        res = kingsheet("deal", str(game), "tricks", "-4", "-4", "-4", "-4", env={"KINGSHEET_LOCK_TIMEOUT": "1"})
+    finally:
+        os.close(fd)
+    assert res.returncode == 2
+    lines = res.stderr.strip().splitlines()
+    assert "another kingsheet is changing this game; waiting" in lines[0]
+    assert "has been changing this game for 1 s; nothing was written" in lines[1]
+
+
+def test_new_says_when_it_cannot_remember_the_current_game(tmp_path):
+    state = tmp_path / "state"
+    state.write_text("a file where the folder should be", encoding="utf-8")
+    res = kingsheet("new", str(tmp_path / "g.toml"), "--rules", "blank-4", "--players", "Аня,Боря,Вася,Галя",
+                    env={"KINGSHEET_STATE_DIR": str(state)})
+    assert res.returncode == 0 and (tmp_path / "g.toml").exists()
+    assert "could not be remembered as the current game" in res.stderr
+
+
+def test_import_rewrites_a_relative_template_for_the_output(tmp_path):
+    (tmp_path / "A").mkdir()
+    (tmp_path / "B").mkdir()
+    shutil.copy(ROOT / "examples" / "house" / "king-x10.toml", tmp_path / "A" / "house.toml")
+    csv = tmp_path / "A" / "g.csv"
+    csv.write_text('# kingsheet,"rules=house.toml"\ngame,Аня,Боря,Вася,Галя\ntricks,-40,-40,-40,-40\n', encoding="utf-8")
+    out = tmp_path / "B" / "g.toml"
+    res = kingsheet("import", str(csv), "-o", str(out))
+    assert res.returncode == 0, res.stderr
+    assert 'rules = "../A/house.toml"' in out.read_text(encoding="utf-8")
+    assert kingsheet("check", str(out)).returncode == 0
+
+
+def test_a_sheet_may_not_name_a_template_elsewhere_on_the_disk(tmp_path):
+    secret = tmp_path / "secret.toml"
+    secret.write_text('password = "hunter2"\n', encoding="utf-8")
+    (tmp_path / "in").mkdir()
+    csv = tmp_path / "in" / "g.csv"
+    csv.write_text(f'# kingsheet,"rules={secret}"\ngame,Аня,Боря,Вася,Галя\ntricks,-4,-4,-4,-4\n', encoding="utf-8")
+    res = kingsheet("check", str(csv))
+    one_sentence(res, "a sheet may name a bundled rules id, or a template file in its own folder")
+    assert "password" not in res.stderr
+    csv.write_text('# kingsheet,"rules=../secret.toml"\ngame,Аня,Боря,Вася,Галя\ntricks,-4,-4,-4,-4\n', encoding="utf-8")
+    one_sentence(kingsheet("check", str(csv)), "in its own folder")
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path):
+    game = tmp_path / "g.toml"
+    game.write_bytes("\ufeff".encode() + (EXAMPLES / "blank-4.toml").read_bytes())
+    assert kingsheet("check", str(game)).returncode == 0
+
+
+def test_show_marks_the_row_of_a_declarer_problem(tmp_path):
+    game = tmp_path / "g.toml"
+    rows = "".join(f'\n[[deals]]\ngame = "{g}"\npoints = {p}\n' for g, p in [
+        ("tricks", [-4, -4, -4, -4]), ("hearts", [-4, -4, -4, -4]), ("boys", [-4, -4, -4, -4]),
+        ("girls", [-4, -4, -4, -4]), ("king", [-16, 0, 0, 0]), ("last", [-8, -8, 0, 0]),
+        ("eralash", [-24, -24, -24, -24]), ("eralash+", [24, 24, 24, 24])])
+    rows += '\n[[deals]]\ngame = "trumps"\ndeclarer = "Галя"\npoints = [6, 6, 6, 6]\n'
+    game.write_text(game_text(deals=rows), encoding="utf-8")
+    res = kingsheet("show", str(game))
+    assert res.returncode == 1
+    line = next(ln for ln in res.stdout.splitlines() if ln.lstrip().startswith("9 "))
+    assert "✓" not in line and "Галя is written, but Боря declares here" in line
