@@ -225,3 +225,65 @@ def test_cli_never_shows_a_traceback(tmp_path_factory, command, args):
     assert res.exception is None or isinstance(res.exception, SystemExit), (command, args, repr(res.exception))
     assert "Traceback" not in res.output
     assert Path(game).exists()
+
+
+HEADER_VALUES = st.one_of(TEXT, st.integers(-10**6, 10**6), st.booleans(), st.lists(st.integers(), max_size=3),
+                          st.dates(), st.text(min_size=190, max_size=260))
+
+
+def _toml_value(value: object) -> str:
+    import datetime as dt
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, dt.date)):
+        return str(value) if not isinstance(value, dt.date) else value.isoformat()
+    if isinstance(value, list):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return '"' + "".join(ch if ch.isprintable() and ch not in '"\\' else f"\\u{ord(ch):04x}" for ch in str(value)) + '"'
+
+
+@FUZZ
+@given(field=st.sampled_from(["title", "date", "first_dealer", "money.stake", "money.currency", "money.method",
+                              "deals.note", "deals.contract", "players.0"]),
+       value=HEADER_VALUES, exporter=st.sampled_from([".pdf", ".xlsx", ".csv", ".json"]))
+def test_every_header_field_through_every_exporter(tmp_path_factory, field, value, exporter):
+    """Any value in any header field (or a deal's text, or a name): each command and every
+    exporter ends in a result or one sentence; a workbook never holds a formula from it."""
+    from typer.testing import CliRunner
+
+    folder = tmp_path_factory.mktemp("hdr")
+    text = VALID
+    if field.startswith("money."):
+        key = field.split(".")[1]
+        text = text.replace(f"\n{key} = ", f"\n{key}_old = ", 1).replace("[money]\n", f"[money]\n{key} = {_toml_value(value)}\n", 1)
+        text = text.replace(f"{key}_old = ", "# ")
+    elif field.startswith("deals."):
+        key = field.split(".")[1]
+        text = text.replace('game = "tricks"', f'game = "tricks"\n{key} = {_toml_value(value)}', 1)
+    elif field == "players.0":
+        text = text.replace('"Аня"', _toml_value(value), 1)
+    else:
+        text = text.replace("\nplayers = ", f"\n{field} = {_toml_value(value)}\nplayers = ", 1) if f"\n{field} = " not in text \
+            else "\n".join(f"{field} = {_toml_value(value)}" if ln.startswith(f"{field} = ") else ln
+                           for ln in text.splitlines())
+    game = folder / "g.toml"
+    game.write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    out = folder / f"out{exporter}"
+    for args in (["check", str(game)], ["show", str(game)], ["settle", str(game), "--force"],
+                 ["export", str(game), "-o", str(out)]):
+        res = runner.invoke(app, args)
+        assert res.exit_code in (0, 1, 2), (args, res.output)
+        assert res.exception is None or isinstance(res.exception, SystemExit), (field, value, repr(res.exception))
+        assert "\x1b" not in res.output and "unexpected error" not in res.output, res.output
+        if res.exit_code == 2:
+            assert len(res.stderr.strip().splitlines()) == 1, res.stderr
+    if exporter == ".xlsx" and out.exists():
+        from openpyxl import load_workbook
+
+        for ws in load_workbook(out).worksheets:
+            for row in ws.iter_rows():
+                for cell in row:
+                    if isinstance(value, str) and cell.value == value:  # the user's text: a text cell
+                        assert cell.data_type == "s", (cell.coordinate, value)
