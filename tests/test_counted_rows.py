@@ -287,3 +287,22 @@ def test_seed_001_trick_counted():
     row[0] = {"tricks": 1, "hearts": 1, "boys": 0, "king": 1, "last": 1}
     row[3] = {"tricks": 2, "boys": 3}
     assert not counts_possible(rules, "eralash", row) and not oracle(rules, "eralash", row)
+
+
+@pytest.mark.parametrize("tid, opts", [("blank-4", {"boys": "jacks+kings"}), ("classic-52", {"eralash": "yes"}),
+                                       ("three-30", {})])
+def test_the_encodings_never_carry(tid, opts):
+    """The join adds one encoding per player and compares with the deck's: that is exact only if no
+    digit can overflow into the next, so each radix must exceed what all players together can hold.
+    (A narrower radix would pass almost every row and accept a few impossible ones.)"""
+    from kingsheet.core.feasibility import _count_model, _space
+
+    rules = load_rules(tid, opts)
+    n, deck = rules.players, rules.deck
+    model = _count_model(rules, "eralash")
+    w = 1
+    for _, size in model.groups:
+        w *= n * size + 1
+    assert model.w_tricks == w and model.w_last == w * (n * deck.tricks + 1)
+    space = _space(rules, "eralash")  # the points model: every one player's code fits below the deck's
+    assert all(code <= space.total for codes in space.by_value.values() for code in codes)

@@ -236,3 +236,35 @@ def test_every_template_states_whose_turn_it_is():
         rules = load_rules(tid)
         assert rules.declares in Turn and rules.orders in Turn
         assert (rules.declares is Turn.AUCTION) == rules.bidding, tid
+
+
+# ---- found by the mutation campaign (bench/mutation.py) ------------------------------------------
+
+def test_two_declarers_as_if_another_player_dealt_first_are_one_problem():
+    """Only deals 9 and 10 written so far, both by the turn of a first dealer one seat on."""
+    rows = "".join(deal(g, p) for g, p in BLANK_ROWS)
+    text = game_text(deals=rows + deal("trumps", [12, 6, 6, 0], declarer="Вася")
+                     + deal("trumps", [6, 9, 9, 0], declarer="Галя"))
+    assert [(p.code, p.deal) for p in verify(read_game(text)).problems] == [("declarer", 9)]
+
+
+def test_two_copies_and_one_missing_deal_is_one_moved_deal_and_one_extra():
+    rows = list(BLANK_ROWS)
+    rows = rows[:1] + rows[2:4] + [rows[1], rows[1]] + rows[4:]  # Черви left out at 2, written twice at 4 and 5
+    text = game_text(deals="".join(deal(g, p) for g, p in rows))
+    assert numbered(read_game(text)) == [("wrong-order", 4, None), ("extra-deal", 5, None)]
+
+
+def test_a_finished_sheet_missing_its_last_deal_says_so_after_the_last_row():
+    """Twelve rows, as many as the game has, but a King written twice and the last trump deal not
+    at all: the extra King where it stands, and the missing deal after the last row."""
+    rows = "".join(deal(g, p) for g, p in BLANK_ROWS[:4] + [("king", [0, -16, 0, 0])] + BLANK_ROWS[4:])
+    rows += "".join(deal("trumps", [12, 6, 6, 0], declarer=d) for d in DECLARERS[:3])
+    assert numbered(read_game(game_text(deals=rows))) == [("extra-deal", 5, None), ("missing-deal", 13, None)]
+
+
+def test_a_deal_after_the_end_of_a_game_to_a_limit_is_extra():
+    rows = "".join(deal("penalty", [-5, -1, -1, -1]) for _ in range(8))  # 8 hearts a deal; Аня −35 after deal 7
+    found = verify(read_game(game_text("domino", deals=rows))).problems
+    assert [(p.code, p.deal) for p in found] == [("extra-deal", 8)]
+    assert "the game ended at deal 7, when a total reached −31" in found[0].message

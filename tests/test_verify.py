@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import deal, game_text
+from conftest import EXAMPLES, deal, game_text
 from kingsheet.core.game import Deal, GameFile
 from kingsheet.core.rules import Kind, load_rules, template_ids
 from kingsheet.core.simulate import play_game
@@ -260,3 +260,60 @@ def test_names_with_control_characters_are_refused():
 
     rows = rows_for(read_game(text).rules, verify(read_game(text)), None, "ru")
     assert "\x1b" not in rows[0].game
+
+
+# ---- found by the mutation campaign (bench/mutation.py): each pins a verdict no test pinned ----
+
+def test_a_trump_deal_may_be_written_as_tricks_taken():
+    rows = "".join(deal(g, p) for g, p in [
+        ("tricks", [-4, -4, -4, -4]), ("hearts", [-4, -4, -4, -4]), ("boys", [-4, -4, -4, -4]),
+        ("girls", [-4, -4, -4, -4]), ("king", [-16, 0, 0, 0]), ("last", [-8, -8, 0, 0]),
+        ("eralash", [-24, -24, -24, -24]), ("eralash+", [24, 24, 24, 24])])
+    taken = '\n[[deals]]\ngame = "trumps"\ntaken = [{ tricks = 8 }, { tricks = 0 }, { tricks = 0 }, { tricks = 0 }]\n'
+    report = verify(read_game(game_text(deals=rows + taken)))
+    assert report.rows[8].cells == (24, 0, 0, 0) and report.rows[8].problems == ()  # one player took all 8
+    assert report.problems == ()
+
+
+def test_a_count_the_game_does_not_count_is_named():
+    text = game_text(deals='\n[[deals]]\ngame = "tricks"\ntaken = [{ tricks = 2, hearts = 1 }, { tricks = 2 }, '
+                           '{ tricks = 2 }, { tricks = 2 }]\n')
+    assert "deal 1 (Взятки): Аня: hearts is not counted in this game" in messages(text)
+
+
+def test_a_player_whose_only_trick_is_the_last_one():
+    """Seed 001's trick: one trick, and it is the 7th (of the last two) — possible, and not refused."""
+    row = ('\n[[deals]]\ngame = "eralash"\ntaken = [{ tricks = 1, hearts = 1, boys = 1, king = 1, last = 1 }, '
+           '{ tricks = 3, hearts = 4, boys = 2, girls = 2, last = 1 }, { tricks = 2, hearts = 3, boys = 1, girls = 2 }, '
+           '{ tricks = 2 }]\n')
+    assert messages(game_text(deals=row, extra='\n[options]\nboys = "jacks"\n')) == []
+    two = row.replace("{ tricks = 1, hearts = 1, boys = 1, king = 1, last = 1 }",
+                      "{ tricks = 1, hearts = 1, boys = 1, king = 1, last = 2 }").replace(
+        "{ tricks = 3, hearts = 4, boys = 2, girls = 2, last = 1 }", "{ tricks = 3, hearts = 4, boys = 2, girls = 2 }")
+    assert "deal 1 (Ералаш): Аня: Аня took 2 of the last tricks but only 1 tricks" in messages(game_text(deals=two))
+
+
+def test_the_trick_capacity_message_counts_the_cards_of_all_the_tricks():
+    row = ('\n[[deals]]\ngame = "eralash"\ntaken = [{ tricks = 2, hearts = 6, girls = 4 }, '
+           '{ tricks = 2, hearts = 2, boys = 4, king = 1, last = 2 }, { tricks = 2 }, { tricks = 2 }]\n')
+    assert "deal 1 (Ералаш): Аня: Аня's 2 trick(s) hold 8 cards, fewer than the 9 these counts need" in \
+        messages(game_text(deals=row))
+
+
+def test_one_player_may_take_every_trick_of_a_trump_deal():
+    rows = "".join(deal(g, p) for g, p in [
+        ("tricks", [-4, -4, -4, -4]), ("hearts", [-4, -4, -4, -4]), ("boys", [-4, -4, -4, -4]),
+        ("girls", [-4, -4, -4, -4]), ("king", [-16, 0, 0, 0]), ("last", [-8, -8, 0, 0]),
+        ("eralash", [-24, -24, -24, -24]), ("eralash+", [24, 24, 24, 24])])
+    assert verify(read_game(game_text(deals=rows + deal("trumps", [0, 24, 0, 0])))).problems == ()
+    found = verify(read_game(game_text(deals=rows + deal("trumps", [0, 27, -3, 0])))).problems
+    assert [(p.code, p.player, p.expected) for p in found if p.deal == 9] == [
+        ("cell-range", "Боря", 24), ("cell-sign", "Вася", None)]
+
+
+def test_the_grand_total_problem_carries_what_the_sheet_sums_to():
+    report = verify(read_game((EXAMPLES / "mistakes" / "off-by-one-trick.toml").read_text(encoding="utf-8")))
+    grand = [p for p in report.problems if p.code == "grand-total"]
+    stage = [p for p in report.problems if p.code == "stage-sum"]
+    assert [(p.expected, p.actual) for p in grand] == [(0, 2)]
+    assert [(p.expected, p.actual) for p in stage] == [(-192, -190)]
