@@ -12,7 +12,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
-from kingsheet.core.problems import Unusable, one_line
+from kingsheet.core.problems import InputError, Unusable, one_line
 
 # Imports of the library happen inside the commands: start-up stays close to typer's own.
 
@@ -28,6 +28,9 @@ OK, PROBLEMS, UNUSABLE = 0, 1, 2
 
 
 def fail(message: str, code: int = UNUSABLE) -> NoReturn:
+    """One sentence on stderr and the exit code; an output already there is told how to replace it."""
+    if message.endswith(" already exists"):
+        message += "; use --force to replace it"
     typer.echo(f"kingsheet: {one_line(message)}", err=True)
     raise typer.Exit(code)
 
@@ -168,7 +171,10 @@ def settle_cmd(
         if totals and files:
             fail("give game files or --totals, not both", UNUSABLE)
         if totals:
-            summed = parse_totals(totals)
+            try:
+                summed = parse_totals(totals)
+            except InputError as exc:
+                fail(f"--totals: {exc}")
         elif files:
             summed, columns, money = _evening(files, force)
         else:
@@ -179,7 +185,15 @@ def settle_cmd(
             fail(f"--method must be pairwise or pot, not '{how}'")
         st = parse_stake(stake if stake is not None else money.get("stake"), cur)
         rnd = parse_decimal(round_to, "--round") if round_to is not None else None
-        result = settle(summed, st, cur, how, pot_mean, rnd)
+        try:
+            result = settle(summed, st, cur, how, pot_mean, rnd)
+        except InputError as exc:
+            hint = {"the rounding step": "--round", "settle pairwise, or the pot against the mean":
+                    "--method pairwise, or --pot-mean"}
+            text = str(exc)
+            for words, flag in hint.items():
+                text = text.replace(words, f"{words} ({flag})", 1) if words in text else text
+            fail(text)
     except Unusable as exc:
         fail(str(exc))
     if as_json:

@@ -139,24 +139,24 @@ def parse_totals(text: str) -> dict[str, Decimal]:
     out: dict[str, Decimal] = {}
     parts = [p for p in text.replace(";", ",").split(",") if p.strip()]
     if not parts:
-        raise InputError("--totals is empty; write it as \"Аня=100,Боря=70,Вася=65,Галя=-20\"")
+        raise InputError("the totals are empty; write them as \"Аня=100,Боря=70,Вася=65,Галя=-20\"")
     for part in parts:
         name, sep, value = part.partition("=")
         name = name.strip()
         if not sep:
-            raise InputError(f"--totals: '{part.strip()}' has no '='; write name=points")
+            raise InputError(f"'{part.strip()}' has no '='; write name=points")
         if not name:
-            raise InputError(f"--totals: '{part.strip()}' has no name before '='")
+            raise InputError(f"'{part.strip()}' has no name before '='")
         if name in out:
-            raise InputError(f"--totals: {name} appears twice")
+            raise InputError(f"{name} appears twice")
         why = text_problem(name, "player")
         if why:
-            raise InputError(f"--totals: {why}")
-        out[name] = parse_decimal(value, f"--totals: {name}'s total")
+            raise InputError(why)
+        out[name] = parse_decimal(value, f"{name}'s total")
     if len(out) < 2:
-        raise InputError("--totals needs at least two players")
+        raise InputError("settling needs at least two players")
     if len(out) > MAX_PLAYERS:
-        raise InputError(f"--totals names {len(out)} players; an evening is settled for at most {MAX_PLAYERS}")
+        raise InputError(f"{len(out)} players; an evening is settled for at most {MAX_PLAYERS}")
     return out
 
 
@@ -266,7 +266,7 @@ def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, 
         if grand != 0 and not pot_mean:
             raise InputError(
                 f"the totals sum to {grand}, not zero, so a pot does not balance; "
-                "settle pairwise (--method pairwise), or against the mean (--pot-mean)")
+                "settle pairwise, or the pot against the mean")
         mean = grand / n
         raw = {p: (v - mean) * stake for p, v in tot.items()}
         if grand != 0:
@@ -301,9 +301,9 @@ def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, 
     settled = balances
     if round_to is not None:
         if round_to <= 0:
-            raise InputError(f"--round must be above zero, not {money_str(round_to)}")
+            raise InputError(f"the rounding step must be above zero, not {money_str(round_to)}")
         if round_to % q != 0:
-            raise InputError(f"--round {money_str(round_to)} is not a whole number of {money_str(q)} {currency}")
+            raise InputError(f"the rounding step {money_str(round_to)} is not a whole number of {money_str(q)} {currency}")
         settled = round_keeping_zero(balances, round_to)
         notes.append(f"transfers rounded to {money_str(round_to)} {currency} by largest remainder "
                      "(everyone rounded down, the rest to the largest remainders, ties to the first seated); "

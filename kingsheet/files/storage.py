@@ -142,10 +142,14 @@ def _umask() -> int:
     return mask
 
 
+class Exists(InputError):
+    """An output file is there already (the command line says how to replace it)."""
+
+
 def write_new(path: Path, data: bytes, force: bool = False) -> None:
     """Write an output file: refuse to overwrite an existing one unless ``force``."""
     if path.exists() and not force:
-        raise InputError(f"{path} already exists; use --force to replace it")
+        raise Exists(f"{path} already exists")
     if path.is_dir():
         raise InputError(f"{path} is a folder")
     atomic_write(path, data)

@@ -1,0 +1,60 @@
+"""Each of the verifier's small checks alone, on one row, in the style of beancount's validators:
+the check, the row, and exactly what it says."""
+
+from __future__ import annotations
+
+from kingsheet.core import verify as v
+from kingsheet.core.game import Deal
+from kingsheet.core.rules import load_rules
+
+BLANK = load_rules("blank-4")
+PLAYERS = ("Аня", "Боря", "Вася", "Галя")
+
+
+def test_point_cells_sign_range_step_and_the_all_or_nothing_king():
+    def run(gid, cells):
+        chk = v._Deal(1, "x", gid)
+        v._check_point_cells(BLANK.games[gid], cells, BLANK, chk, PLAYERS)
+        return [(p.code, p.player) for p in chk.problems]
+
+    assert run("tricks", (-4, -4, -4, -4)) == []
+    assert run("tricks", (4, -4, -18, -3)) == [("cell-sign", "Аня"), ("cell-range", "Вася"), ("cell-step", "Галя")]
+    assert run("king", (-8, -8, 0, 0)) == [("cell-step", "Аня"), ("cell-step", "Боря")]
+    assert run("eralash", (-95, -1, 0, 0)) == [("cell-impossible", "Аня"), ("cell-impossible", "Боря")]  # odd
+
+
+def test_row_sum_names_players_written_the_whole_of_a_one_player_game():
+    def run(gid, cells):
+        chk = v._Deal(1, "x", gid)
+        v._check_row_sum(BLANK.games[gid], cells, BLANK.games[gid].total, chk, PLAYERS)
+        return [p.message.removeprefix("deal 1 (x): ") for p in chk.problems]
+
+    assert run("king", (0, -16, 0, 0)) == []
+    assert run("king", (-16, 0, -16, 0)) == [
+        "row sums to −32, expected −16: Аня and Вася are each written the whole −16, which one player takes"]
+    assert run("tricks", (-4, -4, -4, -2)) == ["row sums to −14, expected −16"]
+
+
+def test_trump_cells_rospis_and_the_bid():
+    chk = v._Deal(1, "x", "trumps")
+    v._check_trump_cells([-3, 4, 27, 0], 3, 8, chk, PLAYERS)
+    assert [(p.code, p.player) for p in chk.problems] == [("cell-sign", "Аня"), ("cell-step", "Боря"),
+                                                           ("cell-range", "Вася")]
+    chk = v._Deal(1, "x", "trumps")
+    v._check_rospis([6, 6, 9, 3], 3, BLANK, chk, PLAYERS)
+    assert [(p.player, p.expected, p.actual) for p in chk.problems] == [("Вася", 6, 9), ("Галя", 6, 3)]
+    bidding = load_rules("trump-bidding")
+    chk = v._Deal(1, "x", "trumps")
+    deal = Deal(1, "trumps", (12, 0, 12, 12), declarer="Боря", bid=3)
+    assert v._bid_total([12, 0, 12, 12], 6, bidding, chk, PLAYERS, deal) == 48 - 6 * 2  # he took 2 of his 3
+    assert v._bid_total([12, 0, 12, 12], 6, bidding, chk, PLAYERS, Deal(1, "trumps", None)) == 48
+    assert [p.code for p in chk.problems] == ["bid"]
+
+
+def test_a_buyout_only_where_the_rules_have_one():
+    deal = Deal(1, "trumps", (18, 24, -6, 12), declarer="Боря", buyer="Вася", price=2)
+    for tid, codes in (("blank-4", []), ("trump-48", ["buyout"])):
+        rules = load_rules(tid)
+        chk = v._Deal(1, "x", "trumps")
+        v._check_trump_row(rules.games["trumps"], deal.points, rules, chk, PLAYERS, deal)
+        assert [p.code for p in chk.problems if p.code == "buyout"] == codes, tid
