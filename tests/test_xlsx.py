@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import io
 import json
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from openpyxl import Workbook, load_workbook
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, game_text
 from kingsheet.cli.app import app
 from kingsheet.core.problems import InputError
 from kingsheet.core.rules import load_rules, template_ids
@@ -270,3 +271,48 @@ def test_running_totals_recompute_for_a_game_to_a_limit(tmp_path):
     for i, row in enumerate(report.rows):
         assert values[f"C{6 + i}"] == row.expected  # −13 less the bid, by formula
         assert values[f"Q{6 + i}"] == "✓"
+
+
+@pytest.mark.parametrize("example", sorted(p.stem for p in EXAMPLES.glob("*.toml")))
+def test_export_then_import_gives_back_the_same_game(tmp_path, runner, example):
+    """Everything the game file holds comes back: header, money, and every deal's fields, counts,
+    notes and forced marks (the workbook's hidden sheet carries what its rows do not show)."""
+    source = EXAMPLES / f"{example}.toml"
+    xlsx, back = tmp_path / "x.xlsx", tmp_path / "back.toml"
+    assert runner.invoke(app, ["export", str(source), "-o", str(xlsx)]).exit_code in (0, 1)
+    assert runner.invoke(app, ["import", str(xlsx), "-o", str(back)]).exit_code in (0, 1)
+    a, b = load_game(source), load_game(back)
+    assert (a.rules.id, a.players, a.first_dealer, a.title, a.date, dict(a.money)) == \
+        (b.rules.id, b.players, b.first_dealer, b.title, b.date, dict(b.money))
+    assert a.deals == b.deals
+
+
+def test_notes_forced_marks_and_counts_survive_the_workbook(tmp_path, runner):
+    game = tmp_path / "g.toml"
+    game.write_text(game_text(deals='\n[[deals]]\ngame = "tricks"\npoints = [-4, -4, -4, -2]\nforced = true\n'
+                                    'note = "Боря спорит"\n\n[[deals]]\ngame = "hearts"\ntaken = [{ hearts = 2 }, '
+                                    '{ hearts = 2 }, { hearts = 2 }, { hearts = 2 }]\n'), encoding="utf-8")
+    xlsx, back = tmp_path / "x.xlsx", tmp_path / "back.toml"
+    runner.invoke(app, ["export", str(game), "-o", str(xlsx)])
+    runner.invoke(app, ["import", str(xlsx), "-o", str(back)])
+    deals = load_game(back).deals
+    assert deals[0].forced and deals[0].note == "Боря спорит"
+    assert deals[1].taken == ({"hearts": 2},) * 4 and deals[1].points is None
+
+
+def test_settle_uses_the_workbooks_own_money(tmp_path, runner):
+    """Exported at 0.50 a point, a workbook settles at 0.50; a stake typed into its stake cell wins."""
+    from openpyxl import load_workbook
+
+    xlsx = tmp_path / "x.xlsx"
+    runner.invoke(app, ["export", str(EXAMPLES / "blank-4.toml"), "-o", str(xlsx)])
+    from_file = json.loads(runner.invoke(app, ["settle", str(EXAMPLES / "blank-4.toml"), "--json"]).stdout)
+    from_book = json.loads(runner.invoke(app, ["settle", str(xlsx), "--json"]).stdout)
+    assert from_book == from_file and from_book["stake"] == "0.50"
+    wb = load_workbook(xlsx)
+    wb.worksheets[1]["B2"] = 2
+    wb.save(xlsx)
+    typed = json.loads(runner.invoke(app, ["settle", str(xlsx), "--json"]).stdout)
+    assert typed["stake"] == "2" and typed["balances"] == {p: str(Decimal(v) * 4) for p, v in from_file["balances"].items()}
+    res = runner.invoke(app, ["check", str(xlsx), "--json"])
+    assert res.exit_code == 0

@@ -700,9 +700,12 @@ def import_cmd(
         if is_template_path(ref) and not Path(ref).is_absolute():
             # read beside the sheet; written so it still resolves beside the game file
             ref = os.path.relpath((sheet.parent / ref).resolve(), output.resolve().parent)
-        text = new_game_text(ref, game.players, dict(game.rules.options), game.first_dealer, {})
-        keys = ("game", "points", "orderer", "declarer", "contract", "bid", "buyer", "price", "note")
-        text = append_deals(text, [{k: getattr(deal, k) for k in keys} for deal in game.deals])
+        text = new_game_text(ref, game.players, dict(game.rules.options), game.first_dealer, dict(game.money),
+                             game.title, game.date)
+        keys = ("game", "points", "taken", "orderer", "declarer", "contract", "bid", "buyer", "price", "note", "forced")
+        # the game by its id, as kingsheet writes it (a sheet shows its label)
+        text = append_deals(text, [{**{k: getattr(deal, k) for k in keys},
+                                    "game": game.rules.find_game(deal.game) or deal.game} for deal in game.deals])
         write_new(output, text.encode("utf-8"), force)
     except Unusable as exc:
         fail(str(exc))

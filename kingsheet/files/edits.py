@@ -7,6 +7,7 @@ storage's job, checking is the verifier's.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,7 +20,11 @@ from kingsheet.core.problems import InputError
 
 
 def new_game_text(rules_ref: str, players: Sequence[str], options: Mapping[str, str], first_dealer: str | None,
-                  money: Mapping[str, str], title: str | None = None, date: dt.date | None = None) -> str:
+                  money: Mapping[str, str], title: str | None = None, date: dt.date | str | None = None) -> str:
+    """A new game file's text; ``date`` is today's unless given (a date, or the text of one)."""
+    if isinstance(date, str):
+        with contextlib.suppress(ValueError):  # else kept as the text it was
+            date = dt.date.fromisoformat(date)
     doc = tomlkit.document()
     doc.add(tomlkit.comment("kingsheet game file: edit by hand if you like, kingsheet keeps your comments"))
     doc.add("format", 1)

@@ -15,6 +15,7 @@ becomes a formula.
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -341,14 +342,39 @@ def _bid_total_formula(rules: Rules, cols: _Columns, row: int) -> str:
     return f"=IFERROR({bid_row_total_formula(unit, rules.deck.tricks, bid, f'SUM({span})-{own}')},{total})"
 
 
+META_DEALS_ROW = 60  # the hidden sheet's per-deal record starts here (below the label lookup)
+
+
 def _meta(wb: Workbook, rules: Rules, report: Report | None, lang: str) -> None:
+    """The hidden sheet: what the visible sheet does not show, so that an imported workbook gives
+    back the game file it came from (title, date, money, and per deal: forced, note, counts)."""
     ws = wb.create_sheet(META_SHEET)
     ws.sheet_state = "hidden"
     rows: list[tuple[str, str]] = [("format", "1"), ("rules", report.game.rules_ref if report else rules.id)]
     rows += [(f"option.{k}", v) for k, v in rules.options.items()]
-    if report is not None and report.game.first_dealer:
-        rows.append(("first_dealer", report.game.first_dealer))
+    if report is not None:
+        game = report.game
+        rows += [(key, str(value)) for key, value in (("first_dealer", game.first_dealer), ("title", game.title),
+                                                     ("date", game.date)) if value]
+        rows += [(f"money.{key}", str(value)) for key, value in game.money.items()]
     for k, (key, value) in enumerate(rows, start=1):
+        text_cell(ws, k, 1, key)
+        text_cell(ws, k, 2, value)
+    extras: list[tuple[str, str]] = []
+    for deal in report.game.deals if report is not None else ():
+        if deal.forced:
+            extras.append((f"deal.{deal.number}.forced", "true"))
+        if deal.note:
+            extras.append((f"deal.{deal.number}.note", deal.note))
+        if deal.taken is not None:
+            extras.append((f"deal.{deal.number}.taken", json.dumps([dict(t) for t in deal.taken], ensure_ascii=False)))
+        for key in ("orderer", "declarer", "contract", "bid", "buyer", "price"):  # the sheet shows some of them
+            if getattr(deal, key) is not None:
+                extras.append((f"deal.{deal.number}.{key}", str(getattr(deal, key))))
+        # the game's id, where two games share a label on paper (king-14's «Всё подряд»)
+        label = rules.games[gid].label(lang) if (gid := rules.find_game(deal.game)) else deal.game
+        extras += [(f"deal.{deal.number}.game", deal.game), (f"deal.{deal.number}.label", label)]
+    for k, (key, value) in enumerate(extras, start=META_DEALS_ROW):
         text_cell(ws, k, 1, key)
         text_cell(ws, k, 2, value)
     # labels → row totals, for the «Очки» lookup of ordered games

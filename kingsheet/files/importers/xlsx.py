@@ -7,6 +7,8 @@ people typed. A blank entry in a played row is a 0, as on paper.
 
 from __future__ import annotations
 
+import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -86,14 +88,58 @@ def _find_header(ws: Any) -> tuple[int, dict[str, int], list[tuple[int, str]]] |
 
 
 def _meta(wb: Any) -> dict[str, str]:
+    """The hidden «kingsheet» sheet: rules, options, header fields (rows 1–19) and the per-deal
+    record (from row 60); the label lookup between them is for the formulas."""
     if "kingsheet" not in wb.sheetnames:
         return {}
     ws = wb["kingsheet"]
     out = {}
-    for row in ws.iter_rows(min_row=1, max_row=19, max_col=2, values_only=True):
-        if row[0] and row[1] is not None:
-            out[str(row[0])] = str(row[1])
+    for first, last in ((1, 19), (60, 60 + 3 * MAX_ROWS)):
+        for row in ws.iter_rows(min_row=first, max_row=min(last, ws.max_row), max_col=2, values_only=True):
+            if isinstance(row[0], str) and row[1] is not None:
+                out[row[0]] = str(row[1])
     return out
+
+
+def _money(wb: Any, meta: dict[str, str]) -> dict[str, str]:
+    """The workbook's money: currency and method as exported, and the stake from the stake cell of
+    the money sheet, where a person may have typed another."""
+    money = {k.split(".", 1)[1]: v for k, v in meta.items() if k.startswith("money.")}
+    if len(wb.worksheets) > 1:
+        sheet = wb.worksheets[1]
+        label, value = sheet.cell(2, 1).value, sheet.cell(2, 2).value
+        if isinstance(label, str) and fold(label).startswith(("ставка", "stake")) and isinstance(value, (int, float)) \
+                and not isinstance(value, bool) and value > 0:
+            typed = Decimal(repr(value))
+            try:
+                same = "stake" in money and Decimal(money["stake"]) == typed
+            except ArithmeticError:
+                same = False
+            if not same:  # a stake typed into the cell; else the exported text ("0.50") as it was
+                money["stake"] = format(typed.normalize(), "f")
+    return money
+
+
+def _deal_extras(deal: dict[str, Any], number: int, meta: dict[str, str]) -> None:
+    """What the visible row does not hold: a forced mark, a note, the counts of a counted row."""
+    for key in ("orderer", "declarer", "contract", "buyer", "bid", "price"):  # where the sheet did not show them
+        value = meta.get(f"deal.{number}.{key}")
+        if value is not None and key not in deal:
+            deal[key] = int(value) if key in ("bid", "price") and value.isdigit() else value
+    if f"deal.{number}.game" in meta and fold(str(deal.get("game", ""))) == fold(meta.get(f"deal.{number}.label", "")):
+        deal["game"] = meta[f"deal.{number}.game"]  # the row's label as exported: the game it was
+    if meta.get(f"deal.{number}.forced") == "true":
+        deal["forced"] = True
+    if f"deal.{number}.note" in meta:
+        deal["note"] = meta[f"deal.{number}.note"]
+    if f"deal.{number}.taken" in meta:
+        try:
+            taken = json.loads(meta[f"deal.{number}.taken"])
+        except ValueError:
+            return
+        if isinstance(taken, list):
+            deal.pop("points", None)
+            deal["taken"] = taken
 
 
 def _number(cell: Any) -> int | None:
@@ -179,5 +225,11 @@ def read_xlsx(path: Path, rules_ref: str | None = None) -> GameFile:
     names = [name for _, name in players]
     ref = sheet_rules(meta["rules"], path) if meta.get("rules") else (rules_ref or infer_rules(labels, len(names), totals))
     options = {k.split(".", 1)[1]: v for k, v in meta.items() if k.startswith("option.")}
+    for number, deal in enumerate(deals, start=1):
+        _deal_extras(deal, number, meta)
     data = game_data(ref, options, names, meta.get("first_dealer"), deals)
+    data.update({key: meta[key] for key in ("title", "date") if key in meta})
+    money = _money(wb, meta)
+    if money:
+        data["money"] = money
     return build_game(data, str(path), path, path.parent)
