@@ -316,3 +316,49 @@ def test_settle_uses_the_workbooks_own_money(tmp_path, runner):
     assert typed["stake"] == "2" and typed["balances"] == {p: str(Decimal(v) * 4) for p, v in from_file["balances"].items()}
     res = runner.invoke(app, ["check", str(xlsx), "--json"])
     assert res.exit_code == 0
+
+
+def test_the_workbook_checks_each_cells_step_and_sign_itself(tmp_path, runner):
+    """A blank filled by hand: −3 −5 −4 −4 in Взятки sums to −16 but no one takes half a trick, and
+    +4 in a minus game has the wrong sign: neither gets ✓. Recomputed as a spreadsheet would."""
+    blank = tmp_path / "b.xlsx"
+    assert runner.invoke(app, ["blank", "--rules", "blank-4", "-o", str(blank)]).exit_code == 0
+    wb = load_workbook(blank)
+    ws = wb.worksheets[0]
+    for col, value in zip("DEFG", (-3, -5, -4, -4)):   # Взятки, row 6
+        ws[f"{col}6"] = value
+    for col, value in zip("DEFG", (4, -8, -8, -4)):    # Черви, row 7
+        ws[f"{col}7"] = value
+    for col, value in zip("DEFG", (-4, -4, -4, -4)):   # Мальчики, row 8: right
+        ws[f"{col}8"] = value
+    wb.save(blank)
+    values = recompute(blank)
+    assert [values.get(f"K{r}") for r in (6, 7, 8)] == ["✗", "✗", "✓"]
+    titles = {str(dv.sqref).split(":")[0]: dv.errorTitle for dv in ws.data_validations.dataValidation}
+    assert titles["D6"] == "Взятки, кратно 2" and titles["D10"] == "Кинг, кратно 16"
+
+
+def test_a_row_with_a_problem_is_marked_in_the_workbook(tmp_path, runner):
+    game = tmp_path / "g.toml"
+    game.write_text(game_text(deals='\n[[deals]]\ngame = "tricks"\npoints = [-4, -4, -4, -4]\n'
+                                    '\n[[deals]]\ngame = "hearts"\npoints = [-8, -8, 0, 0]\n'
+                                    '\n[[deals]]\ngame = "boys"\npoints = [-4, -4, -4, -2]\nforced = true\n'),
+                    encoding="utf-8")
+    out = tmp_path / "g.xlsx"
+    runner.invoke(app, ["export", str(game), "-o", str(out)])
+    ws = load_workbook(out).worksheets[0]
+    assert str(ws["K6"].value).startswith("=IF(")  # a good row keeps its live check
+    mark = ws["K8"]
+    assert mark.value == "✗ Галя: −2 is not a multiple of 4" and mark.data_type == "s"
+    assert "row sums to −14, expected −16" in mark.comment.text and "forced = true" in mark.comment.text and ws["D8"].fill.fgColor.rgb.endswith("F4C7C3")
+
+
+def test_the_csv_keeps_forced_and_the_problem(tmp_path, runner):
+    game = tmp_path / "g.toml"
+    game.write_text(game_text(deals='\n[[deals]]\ngame = "tricks"\npoints = [-4, -4, -4, -2]\nforced = true\n'),
+                    encoding="utf-8")
+    out = tmp_path / "g.csv"
+    runner.invoke(app, ["export", str(game), "-o", str(out)])
+    text = out.read_text(encoding="utf-8")
+    assert '"forced","problems"' in text.splitlines()[1] and '"true","row sums to −14, expected −16"' in text
+    assert read_csv(out).deals[0].forced

@@ -5,10 +5,11 @@ them, the simulator plays by them and the printed blank reminds the table of the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from kingsheet.core.game import Deal
-from kingsheet.core.rules import Game, Rules
+from kingsheet.core.rules import Game, Kind, Rules
 
 #: Games in which hearts may not be led while other suits remain (seed 000: games 4, 5, 7 and
 #: 11, 12, 14 of the simple King): the hearts, the King and Ералаш, and their plus mirrors.
@@ -68,3 +69,18 @@ def bid_row_total_formula(unit: int, tricks: int, bid: str, others: str) -> str:
     """The same rule as a spreadsheet formula, given the cells of the bid and of the others' sum."""
     taken = f"({tricks}-({others})/{unit})"
     return f"{unit * tricks}-{unit}*MIN({bid},MAX({taken},0))"
+
+
+def cell_step(game: Game) -> int | None:
+    """What every cell of the game's row is a whole multiple of (None for a card-value game)."""
+    if game.kind is Kind.CARDS:
+        return None
+    return math.gcd(*game.units.values())
+
+
+def cell_sign(rules: Rules, game: Game) -> int | None:
+    """The sign every non-zero cell carries; None where it may be either (a card-value game, or a
+    trump deal whose buyer may go below zero)."""
+    if game.kind is Kind.CARDS or (game.kind is Kind.TRUMPS and rules.buyout):
+        return None
+    return game.sign

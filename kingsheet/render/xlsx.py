@@ -29,7 +29,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.rules import Kind, Order, Rules
-from kingsheet.core.scoring import bid_row_total_formula
+from kingsheet.core.scoring import bid_row_total_formula, cell_sign, cell_step
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
 from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, unit_lines
@@ -193,11 +193,47 @@ def _deal_rows(ws: Worksheet, rules: Rules, cols: _Columns, rows: list[SheetRow]
         penalty = rules.games.get("penalty")
         moon = penalty.moon if penalty is not None else None
         ok = f"SUM({span})=$C{row}" if moon is None else f"OR(SUM({span})=$C{row},SUM({span})={moon})"
-        ws.cell(row, cols.mark, f'=IF(COUNT({span})=0,"",IF({ok},"✓","≠ "&$C{row}))')
+        cells_ok = _cells_ok(rules, r.game_id, span)
+        ws.cell(row, cols.mark, f'=IF(COUNT({span})=0,"",IF({ok},IF({cells_ok},"✓","✗"),"≠ "&$C{row}))')
+        problem = report.rows[i] if report is not None and i < len(report.rows) else None
+        if problem is not None and (problem.problems or problem.deal.forced):
+            _mark_problem(ws, row, cols, problem)
         for c in range(1, cols.mark + 1):
             cell = ws.cell(row, c)
             cell.border = Border(left=THIN, right=THIN, bottom=THIN, top=THICK_GREY if r.stage_start else THIN)
         ws.cell(row, 3).fill = LIGHT
+
+
+def _cells_ok(rules: Rules, gid: str | None, span: str) -> str:
+    """The workbook's own check of each cell, by core.scoring's rule: a whole multiple of the
+    game's step and the game's sign (a row that sums right but holds −3 in Взятки is not ✓)."""
+    game = rules.games.get(gid) if gid else None
+    if game is None:
+        return "TRUE"
+    tests = []
+    step = cell_step(game)
+    if step and step > 1:
+        tests.append(f"SUMPRODUCT(MOD({span},{step}))=0")  # MOD by a positive step is never negative
+    sign = cell_sign(rules, game)
+    if sign is not None:
+        tests.append(f'COUNTIF({span},"{">" if sign < 0 else "<"}0")=0')
+    return f"AND({','.join(tests)})" if tests else "TRUE"
+
+
+def _mark_problem(ws: Worksheet, row: int, cols: _Columns, sheet_row: Any) -> None:
+    """A row kingsheet found wrong (or that was forced): ✗ with the first problem, every problem in
+    a comment, and the row filled red."""
+    from openpyxl.comments import Comment
+
+    texts = [p.message for p in sheet_row.problems] or ["forced: saved with a problem"]
+    if sheet_row.deal.forced and sheet_row.problems:
+        texts.append("forced = true")
+    mark = ws.cell(row, cols.mark)
+    mark.value = "✗ " + texts[0].split(": ", 1)[-1]
+    mark.data_type = "s"
+    mark.comment = Comment("\n".join(texts), "kingsheet", width=320, height=60 + 20 * len(texts))
+    for c in range(1, cols.mark + 1):
+        ws.cell(row, c).fill = RED_FILL
 
 
 def _points_cell(ws: Worksheet, rules: Rules, cols: _Columns, r: SheetRow, row: int) -> None:
@@ -298,10 +334,20 @@ def _validation(ws: Worksheet, rules: Rules, cols: _Columns, rows: list[SheetRow
         row = FIRST_ROW + i
         lo, hi = _bounds(rules, r.game_id)
         dv = DataValidation(type="whole", operator="between", formula1=str(lo), formula2=str(hi), allow_blank=True,
-                            showErrorMessage=True, errorTitle="Кинг",
+                            showErrorMessage=True, errorTitle=_game_title(rules, r, lang),
                             error=(f"Целое число от {lo} до {hi}" if lang == "ru" else f"A whole number from {lo} to {hi}"))
         dv.add(f"{get_column_letter(cols.first_player)}{row}:{get_column_letter(cols.last_player)}{row}")
         ws.add_data_validation(dv)
+
+
+def _game_title(rules: Rules, r: SheetRow, lang: str) -> str:
+    """A validation message names the game of its row (and its step), never «Кинг» for every row."""
+    game = rules.games.get(r.game_id) if r.game_id else None
+    if game is None:
+        return (r.game or ("Сдача" if lang == "ru" else "Deal"))[:32]
+    step = cell_step(game)
+    extra = (f", кратно {step}" if lang == "ru" else f", a multiple of {step}") if step and step > 1 else ""
+    return (game.label(lang) + extra)[:32]
 
 
 def _legend_and_page(ws: Worksheet, rules: Rules, cols: _Columns, legend_row: int, lang: str) -> None:

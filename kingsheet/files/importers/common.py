@@ -22,6 +22,8 @@ EXTRA_HEADERS = {
     "dealer": {"dealer", "сдаёт", "сдает", "deals", "сдающий"},
     "sum": {"σ", "сумма", "sum"},
     "check": {"проверка", "check", "✓"},
+    "forced": {"forced", "принудительно"},
+    "problems": {"problems", "ошибки"},
 }
 TOTAL_LABELS = ("итого", "total")
 

@@ -50,14 +50,16 @@ def write_csv(game: GameFile) -> str:
         meta.append(("first_dealer", game.first_dealer))
     buf.write(",".join(["# kingsheet", *(_quoted(f"{k}={v}") for k, v in meta)]) + "\n")
     writer = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
-    writer.writerow(["game", *(guard(p) for p in game.players), *EXTRAS])
+    writer.writerow(["game", *(guard(p) for p in game.players), *EXTRAS, "forced", "problems"])
     from kingsheet.core.verify import verify
 
     for row in verify(game).rows:
         deal = row.deal
         cells: list[int | str] = list(row.cells) if row.cells else [""] * len(game.players)
         extras = [getattr(deal, k) for k in EXTRAS]
-        writer.writerow([guard(deal.game), *cells, *("" if v is None else guard(str(v)) for v in extras)])
+        problems = "; ".join(p.message.split(": ", 1)[-1] for p in row.problems)
+        writer.writerow([guard(deal.game), *cells, *("" if v is None else guard(str(v)) for v in extras),
+                         "true" if deal.forced else "", guard(problems)])
     return buf.getvalue()
 
 
@@ -127,6 +129,8 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
             except ValueError:
                 raise InputError(f"{path}: line {n}, {players[j]}: '{cell}' is not a number") from None
         deal: dict[str, Any] = {"game": game, "points": points}
+        if "forced" in cols and cols["forced"] < len(row) and fold(row[cols["forced"]].strip()) in ("true", "да", "1"):
+            deal["forced"] = True
         for key, i in cols.items():
             if key not in EXTRAS or i >= len(row) or not row[i].strip():
                 continue
