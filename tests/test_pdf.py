@@ -203,3 +203,97 @@ def test_odd_unicode_names_print_without_empty_boxes():
     data = blank_pdf(load_rules("blank-4"), players=["Аня👩‍👩‍👧", "\u202eБоря", "Вася\u200d", "Галя"])
     text = text_of(data)
     assert "Аня???" in text and "Боря" in text and "\u202e" not in text and "\u200d" not in text
+
+
+# ---- the printed blank, read back by where its text stands and by its pixels ----------------------
+
+def _words(pdf: bytes, page: int = 0) -> list[tuple[str, float, float]]:
+    """(text, x, y) of each piece of text on a page, y from the bottom, in points."""
+    out: list[tuple[str, float, float]] = []
+
+    def visit(text, cm, tm, font, size):  # noqa: ANN001 - pypdf's visitor
+        if text.strip():  # the text matrix, placed by the current transformation (tables translate)
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            out.append((text.strip(), x, y))
+
+    PdfReader(io.BytesIO(pdf)).pages[page].extract_text(visitor_text=visit)
+    return out
+
+
+def test_a_row_for_the_names_under_the_players():
+    pdf = blank_pdf(load_rules("blank-4"))
+    words = _words(pdf)
+    heads = [(x, y) for t, x, y in words if t.startswith("Игрок")]
+    names = [(x, y) for t, x, y in words if t == "Имена"]
+    first = [(x, y) for t, x, y in words if t == "Взятки"]
+    assert len(heads) == 4 and names and first
+    assert first[0][1] < names[0][1] < heads[0][1]  # the names row lies under «Игрок 1…4», above deal 1
+
+
+@pytest.mark.parametrize("tid", ["blank-4", "symmetric", "short", "three-30", "trump-bidding", "classic-52"])
+def test_rows_are_at_least_9_mm_and_the_blank_fills_its_page(tid):
+    pdf = blank_pdf(load_rules(tid))
+    words = _words(pdf)
+    numbers = sorted((y for t, x, y in words if t.isdigit() and x < 60), reverse=True)  # the № column
+    gaps = [a - b for a, b in zip(numbers, numbers[1:])]
+    assert gaps and min(gaps) >= 9 * 72 / 25.4 - 0.5, (tid, min(gaps))
+    lowest = min(y for t, _, y in words if not t.startswith("kingsheet"))
+    assert lowest < 0.25 * 842, (tid, lowest)  # the stake box sits in the bottom quarter of A4
+
+
+def test_long_game_rows_stay_9_mm_over_pages():
+    reader = PdfReader(io.BytesIO(blank_pdf(load_rules("ordered-56"))))
+    assert len(reader.pages) >= 2
+    for k in range(len(reader.pages) - 1):
+        ys = sorted((y for t, x, y in _words(blank_pdf(load_rules("ordered-56")), k) if t.isdigit() and x < 60),
+                    reverse=True)
+        assert min(a - b for a, b in zip(ys, ys[1:])) >= 9 * 72 / 25.4 - 0.5
+
+
+@pytest.mark.parametrize("tid, column", [("three-30", None), ("domino", None), ("king-14", None),
+                                         ("blank-4", "Объявляет"), ("ordered", "Заказал"),
+                                         ("bidding-77", "Объявляет")])
+def test_a_column_for_who_declares_or_orders_only_where_the_rules_have_one(tid, column):
+    text = squash(text_of(blank_pdf(load_rules(tid))))
+    assert ("Объявляет" in text) == (column == "Объявляет") and ("Заказал" in text) == (column == "Заказал")
+
+
+def test_the_subtitle_is_for_players_not_for_programmers():
+    text = text_of(blank_pdf(load_rules("blank-4")))
+    assert "4 игрока · 12 сдач · мальчики — валеты" in text
+    for word in ("blank-4", "seed", "boys =", "variant"):
+        assert word not in text
+    assert "3 игрока · 14 сдач · мальчики — валеты и короли" in text_of(blank_pdf(load_rules("three-30")))
+    assert "одна" in text_of(blank_pdf(load_rules("classic-52", {"last": "one"})))
+
+
+def test_the_sums_of_itogo_stand_right_of_the_players():
+    words = _words(blank_pdf(load_rules("blank-4")))
+    sigma = [x for t, x, y in words if t.startswith("Σ")]
+    dealer = [x for t, x, y in words if t == "Сдаёт"]
+    last_player = max(x for t, x, y in words if t.startswith("Игрок"))
+    assert len(sigma) == 3 and all(last_player < x <= dealer[0] + 1 for x in sigma)
+
+
+def test_the_footer_follows_the_chosen_options():
+    one = text_of(blank_pdf(load_rules("classic-52", {"last": "one", "eralash": "no"})))
+    assert squash("Последняя: −150 за последнюю взятку") in squash(one) and "Ералаш" not in one
+    two = text_of(blank_pdf(load_rules("classic-52", {"last": "two", "eralash": "yes"})))
+    assert squash("Две последние: −75 за каждую из последних") in squash(two) and "Ералаш" in two
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) not installed")
+@pytest.mark.parametrize("tid", template_ids())
+def test_every_blank_renders_and_uses_its_page(tmp_path, tid):
+    """Every template's blank, rendered to a picture: drawn, and not crowded into the top of the page."""
+    pdf = tmp_path / "b.pdf"
+    pdf.write_bytes(blank_pdf(load_rules(tid)))
+    subprocess.run(["pdftoppm", "-r", "30", "-gray", "-f", "1", "-l", "1", "-singlefile", str(pdf),
+                    str(tmp_path / "page")], check=True)
+    header, _, rest = (tmp_path / "page.pgm").read_bytes().partition(b"\n255\n")
+    width, height = map(int, header.split()[1:3])
+    pixels = rest[: width * height]
+    rows_with_ink = [y for y in range(height) if any(b < 128 for b in pixels[y * width:(y + 1) * width])]
+    used = (rows_with_ink[-1] - rows_with_ink[0]) / height if rows_with_ink else 0
+    assert used > (0.7 if len(load_rules(tid).slots) >= 10 else 0.45), (tid, used)

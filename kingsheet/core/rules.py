@@ -61,6 +61,7 @@ SUIT_NAMES = {
     "S": ("s", "spades", "пики", "пика", "♠"), "C": ("c", "clubs", "трефы", "трефа", "крести", "♣"),
     "D": ("d", "diamonds", "бубны", "бубна", "♦"), "H": ("h", "hearts", "черви", "червы", "♥"),
 }
+LAST_ONE_LABELS = {"ru": "Последняя", "en": "The last trick"}  # «две последние» with last = one
 MAX_TEMPLATE_BYTES = 256 * 1024
 MAX_OPTION_COMBINATIONS = 64  # `rules --check` resolves every one
 MAX_CARD_SHARES = 100_000  # forms of one player's share of a card-value game's scoring cards
@@ -603,7 +604,8 @@ def _build_games(raw: Mapping[str, Any], deck: Deck, units: Mapping[str, int], s
         if zero:
             say(f"{where}: game {gid} counts {zero[0]}, which the deck does not hold")
             continue
-        labels = dict(labels_raw.get(gid) or labels_raw.get(b) or GAME_LABELS[b])
+        labels = dict(labels_raw.get(gid) or labels_raw.get(b) or
+                      (LAST_ONE_LABELS if b == "last" and deck.last_tricks == 1 else GAME_LABELS[b]))
         negative = games.get(b)
         if sign > 0 and b != "trumps" and negative is not None and gid not in labels_raw and \
                 dict(negative.labels) == labels:

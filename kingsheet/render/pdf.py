@@ -39,7 +39,7 @@ from reportlab.platypus import (
 
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.problems import num
-from kingsheet.core.rules import Order, Rules
+from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
 from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, unit_lines
@@ -123,21 +123,34 @@ def _footer(canvas: object, doc: BaseDocTemplate) -> None:
     canvas.restoreState()  # type: ignore[attr-defined]
 
 
-def _col_widths(total: float, players: int, filled: bool) -> list[float]:
-    """№, Игра, Очки, players…, Сдаёт, Объявляет, mark: the players share what the rest leaves."""
+def _col_widths(total: float, players: int, filled: bool, who: bool) -> list[float]:
+    """№, Игра, Очки, players…, Сдаёт, [Объявляет or Заказал], mark: the players share the rest."""
     many = players > 6  # running totals beside each player: narrower words, wider numbers
-    fixed = [0.04, 0.12 if many else 0.16, 0.06 if many else 0.07]
-    tail = [0.08 if many else 0.09, 0.09 if many else 0.105, (0.1 if many else 0.2) if filled else 0.035]
+    fixed = [0.04, 0.12 if many else 0.16, 0.06 if many else 0.075]
+    tail = [0.08 if many else 0.09, *([0.09 if many else 0.105] if who else []),
+            (0.1 if many else 0.2) if filled else 0.04]
     player = (1 - sum(fixed) - sum(tail)) / players
     return [total * f for f in (*fixed, *[player] * players, *tail)]
 
 
+def _who_column(rules: Rules) -> bool:
+    """«Объявляет» only with trump deals (or an auction's winner), «Заказал» only in ordered games."""
+    if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
+        return True
+    penalty = rules.games.get("penalty")
+    return any(g.kind is Kind.TRUMPS for g in rules.games.values()) or \
+        (penalty is not None and (penalty.bid or penalty.choose_suit))
+
+
 def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], report: Report | None, lang: str,
-                 width: float, scale: float) -> Table:
+                 width: float, scale: float, row_h: float | None = None, names_row: bool = False) -> Table:
+    """The table of the blank: a row a deal, then ИТОГО. ``row_h`` sets the height of a row to write
+    in (a blank); ``names_row`` adds the row under «Игрок 1…» where the names are written."""
     n = len(names)
     size = 8.5 * scale
     small = 6.5 * scale
     ordered = rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
+    who = _who_column(rules)
     running = rules.limit is not None  # each player: his points | his running total
 
     def per_player(cells: Sequence[object], after: Sequence[object]) -> list[object]:
@@ -145,9 +158,13 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
             return list(cells)
         return [x for pair in zip(cells, after or [""] * n) for x in pair]
 
+    def tail(dealer: object, by: object, mark: object) -> list[object]:
+        return [dealer, *([by] if who else []), mark]
+
     head = [word("deal", lang), word("game", lang), word("points", lang),
-            *per_player([para(p, size, True) for p in names], ["Σ"] * n),
-            word("dealer", lang), word("orderer", lang) if ordered else word("declarer", lang), "✓"]
+            *per_player([para(p, size, True) for p in names], [para("Σ", size, True)] * n),
+            *tail(para(word("dealer", lang), small, True),
+                  para(word("orderer", lang) if ordered else word("declarer", lang), small, True), "✓")]
     cols = n * (2 if running else 1)
     data: list[list[object]] = [head]
     style: list[tuple[object, ...]] = [
@@ -164,6 +181,10 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
         ("LEFTPADDING", (0, 0), (-1, -1), 2),
         ("RIGHTPADDING", (0, 0), (-1, -1), 2),
     ]
+    if names_row:  # «Пишем в ячейках, расположенных прямо под надписями Игрок1…Игрок4» (seed 000)
+        data.append(["", para("Имена" if lang == "ru" else "Names", small, color=GREY), "",
+                     *[""] * cols, *tail("", "", "")])
+        style.append(("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black))
     for r in rows:
         i = len(data)
         if r.stage_start:
@@ -172,12 +193,12 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
         points = "" if r.points is None else (num(r.points) if r.points < 0 else f"+{r.points}")
         mark: object = r.mark if r.ok else para("✗ " + r.mark, small, color=RED)
         data.append([str(r.number), para(r.game, size), points, *per_player(r.cells, r.running),
-                     para(r.dealer, small), para(r.who, small), mark])
+                     *tail(para(r.dealer, small), para(r.who, small), mark)])
         if not r.ok:
             style.append(("TEXTCOLOR", (0, i), (-2, i), RED))
         elif r.mark == "✓":
             style.append(("TEXTCOLOR", (-1, i), (-1, i), colors.Color(0.1, 0.5, 0.2)))
-    # the three ИТОГО rows: the expected sums in the «Очки» column
+    # the ИТОГО rows: the expected sums in «Очки», each player's in his column, Σ across the tail
     expected = report.expected if report else None
     minus = expected.minus if expected else rules.stage_total(0)
     plus = expected.plus if expected else rules.stage_total(1)
@@ -195,29 +216,60 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
              (word("total", lang), minus + plus, totals[2], sums[2])]
     if running:  # one stage, no fixed sum: ИТОГО only, in the running-total columns
         lines = [(word("total", lang), None, totals[2], sums[2])]
-    for label, exp, cells, actual in lines:
+    first_tail = 3 + cols
+    for k, (label, exp, cells, actual) in enumerate(lines):
         shown = "" if exp is None else (num(exp) if exp <= 0 else f"+{exp}")
-        data.append(["", label, shown, *(per_player([""] * n, cells) if running else cells), "Σ",
-                     actual, ""])
+        data.append(["", label, shown, *(per_player([""] * n, cells) if running else cells),
+                     *tail(f"Σ {actual}".strip(), "", "")])
+        style.append(("SPAN", (first_tail, first_total + k), (-1, first_total + k)))
     style += [
         ("LINEABOVE", (0, first_total), (-1, first_total), 1.6, colors.black),
         ("FONT", (0, first_total), (-1, -1), BOLD, size),
         ("BACKGROUND", (0, first_total), (-1, -1), LIGHT),
-        ("ALIGN", (-3, first_total), (-2, -1), "RIGHT"),
+        ("ALIGN", (first_tail, first_total), (-1, -1), "LEFT"),
     ]
     if report is not None and not running:
         for k, (have, want) in enumerate(((report.sums.minus, minus), (report.sums.plus, plus),
                                           (report.sums.total, minus + plus))):
             if report.complete and have != want:
-                style.append(("TEXTCOLOR", (-2, first_total + k), (-2, first_total + k), RED))
+                style.append(("TEXTCOLOR", (first_tail, first_total + k), (-1, first_total + k), RED))
     heights = None
-    if report is None:  # room to write by hand
-        row_h = (7.5 if len(rows) <= 20 else 6.2) * mm * scale
-        heights = [None, *[row_h] * len(rows), *[row_h] * len(lines)]
-    table = Table(data, colWidths=_col_widths(width, cols, report is not None), rowHeights=heights, repeatRows=1,
-                  hAlign="LEFT")
+    if row_h is not None:  # room to write by hand
+        heights = [None, *([row_h * 1.1] if names_row else []), *[row_h] * len(rows), *[row_h] * len(lines)]
+    table = Table(data, colWidths=_col_widths(width, cols, report is not None, who), rowHeights=heights,
+                  repeatRows=2 if names_row else 1, hAlign="LEFT")
     table.setStyle(TableStyle(style))
     return table
+
+
+BOYS_WORDS = {"jacks": ("мальчики — валеты", "boys are jacks"), "kings": ("мальчики — короли", "boys are kings"),
+              "jacks+kings": ("мальчики — валеты и короли", "boys are jacks and kings")}
+
+
+def plural_ru(n: int, one: str, few: str, many: str) -> str:
+    """1 сдача, 2 сдачи, 5 сдач."""
+    if n % 10 == 1 and n % 100 != 11:
+        return one
+    return few if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14) else many
+
+
+def subtitle(rules: Rules, lang: str) -> str:
+    """What a player needs under the title, in plain words: players, deals, and the choices made."""
+    ru = lang == "ru"
+    n = rules.players
+    parts = [f"{n} {plural_ru(n, 'игрок', 'игрока', 'игроков')}" if ru else f"{n} players"]
+    if rules.limit is not None:
+        parts.append(f"до {num(-rules.limit)}" if ru else f"to {num(-rules.limit)}")
+    else:
+        k = len(rules.slots)
+        parts.append(f"{k} {plural_ru(k, 'сдача', 'сдачи', 'сдач')}" if ru else f"{k} deals")
+    if "boys" in rules.options and any("boys" in g.units for g in rules.games.values()):
+        parts.append(BOYS_WORDS[rules.options["boys"]][0 if ru else 1])
+    if rules.options.get("last") == "one":
+        parts.append("последняя взятка одна" if ru else "one last trick")
+    if rules.options.get("eralash") == "yes":
+        parts.append("с Ералашем" if ru else "with Eralash")
+    return " · ".join(parts)
 
 
 def _header(rules: Rules, lang: str, title: str | None, date: str | None, scale: float) -> list[object]:
@@ -225,15 +277,7 @@ def _header(rules: Rules, lang: str, title: str | None, date: str | None, scale:
     out: list[object] = [para(title or name, 13 * scale, True)]
     if title:
         out.append(para(name, 9 * scale))
-    options = ", ".join(f"{k} = {v}" for k, v in rules.options.items())
-    noun = "игрока" if rules.players < 5 else "игроков"
-    if rules.limit is not None:
-        counts = (f"{rules.players} {noun}, до {num(-rules.limit)}" if lang == "ru"
-                  else f"{rules.players} players, to {num(-rules.limit)}")
-    else:
-        counts = (f"{rules.players} {noun}, {len(rules.slots)} сдач" if lang == "ru"
-                  else f"{rules.players} players, {len(rules.slots)} deals")
-    out.append(para(f"{rules.id} · {counts} · {options} · {rules.template.source}", 7 * scale, color=GREY))
+    out.append(para(subtitle(rules, lang), 7.5 * scale, color=GREY))
     when = date or "______________"
     out.append(para(f"{word('date', lang)}: {when}     {word('place', lang)}: ______________________", 8.5 * scale))
     out.append(Spacer(1, 2 * mm))
@@ -279,24 +323,41 @@ def _ordered_grid(rules: Rules, names: Sequence[str], lang: str, width: float, s
     return grid
 
 
+MIN_ROW_MM = 9.0  # a cell a person writes in, when one blank is on a page
+MAX_ROW_MM = 14.0
+
+
 def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "ru", per_page: int = 1,
               stake: str | None = None) -> bytes:
-    """The empty printable blank of ``rules``; ``per_page=2`` puts two on one A4."""
+    """The empty printable blank of ``rules``; ``per_page=2`` puts two on one A4. The rows share
+    the page's height (at least 9 mm each with one blank a page; a long game goes on to a second
+    page, its header repeated), with a row under «Игрок 1…» for the names."""
     _fonts()
     doc = _Doc(rules.players, per_page)
     names = player_names(rules, tuple(players) if players else None, lang)
     story: list[object] = []
+    frame_h = doc.pagesize[1] - 2 * doc.margin
     for copy in range(per_page):
         rows = rows_for(rules, None, tuple(players) if players else None, lang)
-        story += _header(rules, lang, None, None, doc.scale)
-        story.append(_sheet_table(rules, rows, names, None, lang, doc.frame_w, doc.scale))
-        story += _legend(rules, lang, doc.scale)
+        head = _header(rules, lang, None, None, doc.scale)
+        legend = _legend(rules, lang, doc.scale)
+        ordered = rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
+        grid = [_ordered_grid(rules, names, lang, doc.frame_w, doc.scale)] if ordered else []
+        box = _stake_box(doc.frame_w, lang, doc.scale, stake)
+        used = sum(f.wrap(doc.frame_w, frame_h)[1] for f in [*head, *legend, *grid, box]) + 10 * mm
+        lines = 1 if rules.limit is not None else 3
+        count = len(rows) + lines + (1.1 if not players else 0) + 1.3  # + the column heads
+        low = (MIN_ROW_MM if per_page == 1 else 6.2) * mm
+        row_h = min(max((frame_h - used) / count, low), MAX_ROW_MM * mm * doc.scale)
+        story += head
+        story.append(_sheet_table(rules, rows, names, None, lang, doc.frame_w, doc.scale, row_h, not players))
+        story += legend
         story.append(Spacer(1, 2 * mm))
-        if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
+        if grid:
             story.append(CondPageBreak(40 * mm))
-            story.append(_ordered_grid(rules, names, lang, doc.frame_w, doc.scale))
+            story += grid
             story.append(Spacer(1, 2 * mm))
-        story.append(KeepTogether([_stake_box(doc.frame_w, lang, doc.scale, stake)]))
+        story.append(KeepTogether([box]))
         if copy + 1 < per_page:
             story.append(FrameBreak())
     return doc.build(story, f"Кинг: {rules.id}")

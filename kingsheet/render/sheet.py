@@ -174,7 +174,11 @@ def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
             trump_game = next(g for g in rules.games.values() if g.kind is Kind.TRUMPS)
             label = trump_game.label(lang)
         sign = {frozenset({-1}): "−", frozenset({1}): "+"}.get(frozenset(signs[cat]), "±")
-        line = f"{label}: {sign}{u} {UNIT_PHRASES[cat].get(lang, UNIT_PHRASES[cat]['ru'])}"
+        phrase = UNIT_PHRASES[cat].get(lang, UNIT_PHRASES[cat]["ru"])
+        if cat == "last" and rules.deck.last_tricks == 1:
+            label = next(g.label(lang) for g in rules.games.values() if g.id.rstrip("+") == "last")
+            phrase = "за последнюю взятку" if lang == "ru" else "the last trick"
+        line = f"{label}: {sign}{u} {phrase}"
         if cat == "boys":
             line += f" ({BOYS_PHRASES[rules.deck.boys].get(lang, rules.deck.boys)})"
         lines.append(line)
