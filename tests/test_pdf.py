@@ -297,3 +297,20 @@ def test_every_blank_renders_and_uses_its_page(tmp_path, tid):
     rows_with_ink = [y for y in range(height) if any(b < 128 for b in pixels[y * width:(y + 1) * width])]
     used = (rows_with_ink[-1] - rows_with_ink[0]) / height if rows_with_ink else 0
     assert used > (0.7 if len(load_rules(tid).slots) >= 10 else 0.45), (tid, used)
+
+
+def test_a_filled_sheet_says_when_it_is_unfinished_or_not_final(tmp_path):
+    from conftest import game_text
+    from kingsheet.files.gamefile import read_game
+
+    part = verify(read_game(game_text(deals='\n[[deals]]\ngame = "tricks"\npoints = [-4, -6, -2, -4]\n'
+                                            '\n[[deals]]\ngame = "hearts"\npoints = [-6, 0, -8, -2]\n')))
+    text = text_of(sheet_pdf(part, settlement_of(part)))
+    assert "Лист не закончен: сыграно 2 из 12." in text and "Лидер" not in text
+    assert squash("Не окончательно") in squash(text)
+    assert "каждый с каждым" in text and "pairwise" not in text
+    for tick in ("0.5", "1.5"):  # the chart counts whole deals
+        assert tick not in text.split()
+    whole = verify(load_game(EXAMPLES / "hand-worked" / "blank-4.toml"))
+    done = text_of(sheet_pdf(whole, settlement_of(whole)))
+    assert "Лидер: Аня (24)" in done and "не закончен" not in done and squash("Не окончательно") not in squash(done)

@@ -381,8 +381,11 @@ def _chart(report: Report, lang: str, width: float) -> Drawing:
     for i, _ in enumerate(names):
         lp.lines[i].strokeColor = SERIES[i % len(SERIES)]
         lp.lines[i].strokeWidth = 1.4
+    deals = max(len(report.rows), 1)
     lp.xValueAxis.valueMin = 0
-    lp.xValueAxis.valueMax = max(len(report.rows), 1)
+    lp.xValueAxis.valueMax = deals
+    lp.xValueAxis.valueSteps = list(range(0, deals + 1, max(1, -(-deals // 14))))  # whole deals only
+    lp.xValueAxis.labelTextFormat = lambda v: str(int(v))
     lp.xValueAxis.labels.fontName = FONT
     lp.xValueAxis.labels.fontSize = 6.5
     lp.yValueAxis.labels.fontName = FONT
@@ -399,8 +402,19 @@ def _chart(report: Report, lang: str, width: float) -> Drawing:
     return d
 
 
-def _money_block(s: Settlement, lang: str, width: float) -> list[object]:
-    out: list[object] = [Spacer(1, 3 * mm), para(f"{word('settlement', lang)}: {s.method}, {s.stake} {s.currency}", 9, True)]
+METHOD_WORDS = {"pairwise": ("каждый с каждым", "pair by pair"), "pot": ("через стол", "through the pot")}
+
+
+def _money_block(s: Settlement, lang: str, width: float, final: bool = True) -> list[object]:
+    """The settlement; on a sheet that is unfinished or has problems it is printed marked as not final."""
+    ru = lang == "ru"
+    method = METHOD_WORDS.get(s.method, (s.method, s.method))[0 if ru else 1]
+    stake = fmt_money(s.stake, s) + (" за очко" if ru else " a point")
+    out: list[object] = [Spacer(1, 3 * mm), para(f"{word('settlement', lang)}: {method}, {stake}", 9, True)]
+    if not final:
+        out.append(para("Не окончательно: лист не закончен или в нём есть ошибки; «kingsheet settle» его не сведёт."
+                        if ru else "Not final: the sheet is unfinished or has problems; `kingsheet settle` refuses it.",
+                        8.5, True, color=RED))
     rows = [["", "ИТОГО" if lang == "ru" else "TOTAL", "±"]]
     for p, tot in s.totals.items():
         bal = s.settled[p]
@@ -431,15 +445,23 @@ def sheet_pdf(report: Report, settlement: Settlement | None = None, lang: str = 
     story: list[object] = _header(rules, lang, game.title, game.date, 1.0)
     story.append(_sheet_table(rules, rows, game.players, report, lang, doc.frame_w, 1.0))
     leaders = report.leader()
-    if report.rows and leaders:
+    if report.complete and leaders:
         best = report.totals[leaders[0]].total
         story.append(para(f"{word('leader', lang)}: {', '.join(leaders)} ({num(best)})", 10, True))
+    elif not report.complete:
+        played, of = len(report.rows), len(rules.slots)
+        story.append(para((f"Лист не закончен: сыграно {played} из {of}." if of else
+                           f"Лист не закончен: сыграно {played}, до {num(-(rules.limit or 0))} никто не дошёл.")
+                          if lang == "ru" else
+                          (f"The sheet is unfinished: {played} of {of} deals played." if of else
+                           f"The sheet is unfinished: {played} deals, no one has reached {num(-(rules.limit or 0))}."),
+                          9, True))
     general = [p for p in report.problems if p.deal is None]
     if general:
         story.append(para(word("problems", lang) + ": " + "; ".join(p.message for p in general), 8, color=RED))
     story += _legend(rules, lang, 1.0)
     if settlement is not None:
-        story.append(KeepTogether(_money_block(settlement, lang, doc.frame_w)))
+        story.append(KeepTogether(_money_block(settlement, lang, doc.frame_w, report.complete and report.ok)))
     if report.rows:
         story.append(Spacer(1, 3 * mm))
         story.append(KeepTogether([_chart(report, lang, doc.frame_w)]))
