@@ -362,3 +362,18 @@ def test_the_csv_keeps_forced_and_the_problem(tmp_path, runner):
     text = out.read_text(encoding="utf-8")
     assert '"forced","problems"' in text.splitlines()[1] and '"true","row sums to −14, expected −16"' in text
     assert read_csv(out).deals[0].forced
+
+
+def test_the_blank_workbook_prints_like_the_blank(tmp_path, runner):
+    """Rows tall enough to write in, the heads wrapping rather than cut, the legend wrapped across
+    the table inside the print area, and every cell a person fills open: names, «Сдаёт», points."""
+    path = tmp_path / "b.xlsx"
+    runner.invoke(app, ["blank", "--rules", "blank-4", "-o", str(path)])
+    ws = load_workbook(path).worksheets[0]
+    assert all(ws.row_dimensions[r].height >= 26 for r in range(6, 18))
+    assert ws.row_dimensions[5].height >= 30 and ws["A5"].alignment.wrap_text is not False
+    assert not ws["D5"].protection.locked and not ws["H6"].protection.locked and not ws["D6"].protection.locked
+    legend = [str(m) for m in ws.merged_cells.ranges]
+    assert legend and all(m.startswith("A") and m.split(":")[1].startswith("K") for m in legend)
+    last_legend = max(int(m.split(":")[1][1:]) for m in legend)
+    assert ws.print_area.endswith(f"$K${last_legend}")

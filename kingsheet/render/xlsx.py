@@ -35,6 +35,8 @@ from kingsheet.render.labels import word
 from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, unit_lines
 
 META_SHEET = "kingsheet"
+BLANK_ROW_PT = 26  # a deal's row on a blank: room to write by hand once printed (about 9 mm on A4)
+FILLED_ROW_PT = 18
 HEADER_ROW = 5
 FIRST_ROW = HEADER_ROW + 1
 GREY = "BFBFBF"
@@ -173,8 +175,11 @@ def _deal_rows(ws: Worksheet, rules: Rules, cols: _Columns, rows: list[SheetRow]
             if r.values is not None:
                 cell.value = r.values[j]
             cell.protection = UNLOCKED
-            cell.alignment = Alignment(horizontal="right")
-        text_cell(ws, row, cols.dealer, r.dealer)
+            cell.alignment = Alignment(horizontal="center", vertical="center")
+        dealer = text_cell(ws, row, cols.dealer, r.dealer)
+        if report is None:
+            dealer.protection = UNLOCKED  # on a blank, who deals is written at the table
+        ws.row_dimensions[row].height = BLANK_ROW_PT if report is None else FILLED_ROW_PT
         who = text_cell(ws, row, cols.who, r.who)
         who.protection = UNLOCKED
         deal = report.rows[i].deal if report is not None and i < len(report.rows) else None
@@ -352,10 +357,15 @@ def _game_title(rules: Rules, r: SheetRow, lang: str) -> str:
 
 def _legend_and_page(ws: Worksheet, rules: Rules, cols: _Columns, legend_row: int, lang: str) -> None:
     """The units and the reminders under the table; A4, the header row on every page, protection."""
-    text_cell(ws, legend_row, 1, f"{word('units', lang)}: " + "; ".join(unit_lines(rules, lang)),
-              font=Font(size=8))
-    for k, line in enumerate(reminders(rules, lang), start=1):
-        text_cell(ws, legend_row + k, 1, line, font=Font(size=8))
+    last_col = get_column_letter(cols.mark)
+    legend = [f"{word('units', lang)}: " + "; ".join(unit_lines(rules, lang)), *reminders(rules, lang)]
+    for k, line in enumerate(legend):
+        # each line across the whole table, wrapped: nothing runs past the print area's right edge
+        cell = text_cell(ws, legend_row + k, 1, line, font=Font(size=8))
+        cell.alignment = Alignment(wrap_text=True, vertical="top")
+        ws.merge_cells(f"A{legend_row + k}:{last_col}{legend_row + k}")
+        ws.row_dimensions[legend_row + k].height = 12 * max(1, -(-len(line) // 110))
+    ws.row_dimensions[HEADER_ROW].height = 30  # the heads wrap instead of being cut
 
     widths = {1: 5, 2: 16, 3: 7, cols.dealer: 10, cols.who: 11, cols.sum: 7, cols.mark: 10}
     if cols.bid:
@@ -371,7 +381,7 @@ def _legend_and_page(ws: Worksheet, rules: Rules, cols: _Columns, legend_row: in
     ws.page_setup.fitToWidth = 1
     ws.page_setup.fitToHeight = 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
-    ws.print_area = f"A1:{get_column_letter(cols.mark)}{legend_row + 3}"
+    ws.print_area = f"A1:{last_col}{legend_row + len(legend) - 1}"
     ws.protection.sheet = True  # formulas locked, entry cells unlocked; no password
     ws.protection.formatColumns = False
 

@@ -187,8 +187,11 @@ def read_xlsx(path: Path, rules_ref: str | None = None) -> GameFile:
     if not players:
         raise InputError(f"{path}: the header row names no players after «Очки»")
     first_p, last_p = players[0][0], players[-1][0]
-    for merged in ws.merged_cells.ranges:
-        if merged.max_row > header_row and merged.min_col <= last_p and merged.max_col >= first_p:
+    end = next((r for r in range(header_row + 1, min(ws.max_row, header_row + MAX_ROWS) + 1)
+                if (label := _text(ws.cell(r, cols["game"]).value)) and fold(label).startswith(TOTAL_LABELS)),
+               header_row + MAX_ROWS + 1)
+    for merged in ws.merged_cells.ranges:  # a merge under ИТОГО (a legend) is not in the way
+        if header_row < merged.max_row and merged.min_row < end and merged.min_col <= last_p and merged.max_col >= first_p:
             raise InputError(f"{path}: merged cells {merged.coord} cover the entry area; unmerge them")
     deals: list[dict[str, Any]] = []
     labels: list[str] = []
