@@ -10,13 +10,13 @@ from conftest import EXAMPLES, ROOT
 from kingsheet.cli.app import app
 
 # lines the README says are refused or report problems
-EXPECTED_FAILURES = {"kingsheet deal -4 -4 -4 -2": 1,
+EXPECTED_FAILURES = {"kingsheet deal -4 -4 -4 -2": 1, "kingsheet show": 1,
                      "kingsheet check examples/blank-4.toml examples/mistakes/deal-skipped.toml": 1}
 
 
 def tour() -> list[str]:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"## A quick tour\n\n```sh\n(.*?)```", text, re.S)
+    block = re.search(r"## A quick tour\n\n.*?```sh\n(.*?)```", text, re.S)
     assert block, "the README has a quick tour"
     return [line for line in block.group(1).splitlines() if line.startswith("kingsheet ")]
 
@@ -32,6 +32,10 @@ def test_quick_tour_runs(runner, tmp_path, monkeypatch):
         res = runner.invoke(app, args[1:])
         assert res.exit_code == EXPECTED_FAILURES.get(command, 0), (command, res.output)
     assert (tmp_path / "blank.pdf").stat().st_size > 1000
+    from kingsheet.files.gamefile import load_game
+
+    first = load_game(tmp_path / "friday.toml").deals[0]
+    assert first.forced and first.points == (-4, -6, -4, -4)  # the --force line really forced a wrong row
     assert (tmp_path / "back.toml").exists()
 
 
