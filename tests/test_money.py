@@ -45,12 +45,21 @@ def test_cli_text_shows_arrows_and_roubles(runner):
 
 
 def test_evening_of_several_files_sums_by_name(runner):
-    res = runner.invoke(app, ["settle", "--json", str(EXAMPLES / "blank-4.toml"), str(EXAMPLES / "three-30.toml")])
+    files = [str(EXAMPLES / "blank-4.toml"), str(EXAMPLES / "symmetric.toml")]
+    res = runner.invoke(app, ["settle", "--json", *files])
     assert res.exit_code == 0, res.output
     obj = json.loads(res.stdout)
     assert set(obj["totals"]) == {"Аня", "Боря", "Вася", "Галя"}
     assert obj["stake"] == "0.50"  # from the files' [money]
+    one = [json.loads(runner.invoke(app, ["settle", "--json", f]).stdout)["totals"] for f in files]
+    assert obj["totals"] == {p: one[0][p] + one[1][p] for p in obj["totals"]}
     assert sum(Decimal(v) for v in obj["balances"].values()) == 0
+
+
+def test_files_of_different_tables_are_not_one_evening(runner):
+    """Settling people who never sat together is a mistake (three-30 is played by three)."""
+    res = runner.invoke(app, ["settle", str(EXAMPLES / "blank-4.toml"), str(EXAMPLES / "three-30.toml")])
+    assert res.exit_code == 2 and "the files are not one table" in res.stderr and "separately" in res.stderr
 
 
 def test_sheet_with_problems_is_not_settled(runner):

@@ -57,7 +57,13 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
-Lang = Annotated[str, typer.Option("--lang", help="Labels: ru (default) or en.")]
+def _check_lang(value: str) -> str:
+    if value not in ("ru", "en"):
+        raise typer.BadParameter(f"'{one_line(value, 20)}' is not a language kingsheet speaks: ru or en")
+    return value
+
+
+Lang = Annotated[str, typer.Option("--lang", help="Labels: ru (default) or en.", callback=_check_lang)]
 
 
 @app.command("rules")
@@ -397,7 +403,7 @@ ContractOpt = Annotated[str | None, typer.Option("--contract", help="Trump deals
 BidOpt = Annotated[int | None, typer.Option("--bid", help="Trump deals with bidding: the declarer's bid in tricks.")]
 BuyerOpt = Annotated[str | None, typer.Option("--buyer", help="Who bought the deal (торговля).", autocompletion=complete_players)]
 PriceOpt = Annotated[int | None, typer.Option("--price", help="Tricks the buyer paid.")]
-OrdererOpt = Annotated[str | None, typer.Option("--orderer", "-o", help="Ordered games: who ordered.", autocompletion=complete_players)]
+OrdererOpt = Annotated[str | None, typer.Option("--orderer", help="Ordered games: who ordered.", autocompletion=complete_players)]
 NoteOpt = Annotated[str | None, typer.Option("--note", help="A note kept with the deal.")]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Record a deal that fails a check, marked forced.")]
 DEAL_CTX = {"ignore_unknown_options": True, "allow_interspersed_args": True}

@@ -350,6 +350,11 @@ def combine_games(reports: Sequence[tuple[str, Report]]) -> tuple[dict[str, Deci
     or method raise InputError naming the key."""
     summed: dict[str, Decimal] = {}
     columns: dict[str, dict[str, int]] = {}
+    tables = {frozenset(r.game.players) for _, r in reports}
+    if len(tables) > 1:
+        sets = "; ".join(", ".join(r.game.players) + f" ({name})" for name, r in reports)
+        raise InputError(f"the files are not one table: {sets}. Settling people who never sat together is a "
+                         "mistake; settle each table's files separately")
     for name, report in reports:
         while name in columns:
             name += "'"

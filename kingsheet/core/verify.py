@@ -147,9 +147,11 @@ def _check_point_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _D
         elif step and value % step:
             if top == step:  # one card (the King) or one last trick: all or nothing
                 text = f"{who}: {num(cell)}, but one player takes all of {num(game.total)} or nothing"
+                want = game.total  # the whole of the row, with its sign
             else:
                 text = f"{who}: {num(cell)} is not a multiple of {step}"
-            chk.add("cell-step", text, who, expected=step, actual=cell)
+                want = step
+            chk.add("cell-step", text, who, expected=want, actual=cell)
         elif game.kind is Kind.ERALASH and not local_possible(rules, game.id, value):
             chk.add("cell-impossible", f"{who}: no one can take exactly {num(cell)} in this game", who,
                     actual=cell)
