@@ -9,6 +9,7 @@ code and player, and with nothing else at any other deal.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -16,7 +17,7 @@ from test_verify import simulated
 
 from conftest import deal, game_text
 from kingsheet.core.game import Deal, GameFile
-from kingsheet.core.rules import Order, Turn, load_rules, template_ids
+from kingsheet.core.rules import Order, Rules, Turn, load_rules, template_ids
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import read_game
 
@@ -144,14 +145,18 @@ def _run(rows: list[Deal], k: int) -> tuple[int, int]:
     return lo, hi
 
 
-@pytest.mark.parametrize("tid", FIXED)
-def test_fixed_order_mistakes_are_reported_where_written(tid):
+def played(tid: str) -> Iterator[tuple[int, random.Random, GameFile, list[Deal], Rules]]:
+    """Three games of ``tid`` dealt and played with real cards, each passing as played."""
     rng = random.Random(tid)
     for seed in range(3):
         game = simulated(tid, seed)
-        rows = list(game.deals)
-        rules = game.rules
         assert numbered(game) == []
+        yield seed, rng, game, list(game.deals), game.rules
+
+
+@pytest.mark.parametrize("tid", FIXED)
+def test_fixed_order_mistakes_are_reported_where_written(tid):
+    for seed, rng, game, rows, rules in played(tid):
         # two neighbours of different games swapped
         k = rng.choice([i for i in range(len(rows) - 1) if rows[i].game != rows[i + 1].game])
         swapped = rows[:k] + [rows[k + 1], rows[k]] + rows[k + 2:]
@@ -203,12 +208,7 @@ def test_a_stage_written_first_is_one_problem(tid):
 
 @pytest.mark.parametrize("tid", ORDERED)
 def test_ordered_mistakes_are_reported_where_written(tid):
-    rng = random.Random(tid)
-    for seed in range(3):
-        game = simulated(tid, seed)
-        rows = list(game.deals)
-        rules = game.rules
-        assert numbered(game) == []
+    for seed, rng, game, rows, rules in played(tid):
         assert rules.orders is Turn.LEFT
         # a wrong orderer
         k = rng.randrange(len(rows))
