@@ -9,7 +9,6 @@ text), so the suite stays fast; KINGSHEET_HOSTILE_BIG=1 adds the full-size ones.
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -24,10 +23,23 @@ BIG = bool(os.environ.get("KINGSHEET_HOSTILE_BIG"))
 MEMORY_MB = 200
 
 
+# the command as `python -m kingsheet.cli`, writing its own peak memory where the test can read it
+WRAPPER = ("import os, resource, runpy, sys\nsys.argv = ['kingsheet', *sys.argv[1:]]\ntry:\n"
+           "    runpy.run_module('kingsheet.cli', run_name='__main__')\nfinally:\n"
+           "    with open(os.environ['KINGSHEET_TEST_RSS'], 'a') as fh:\n"
+           "        fh.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) + '\\n')\n")
+PEAKS: list[float] = []
+
+
 def kingsheet(*args: str, env: dict[str, str] | None = None, timeout: float = 20,
               stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    res = subprocess.run([sys.executable, "-m", "kingsheet.cli", *args], capture_output=True, text=True, cwd=ROOT,
-                         timeout=timeout, input=stdin, env={**os.environ, **(env or {})})
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
+        res = subprocess.run([sys.executable, "-c", WRAPPER, *args], capture_output=True, text=True, cwd=ROOT,
+                             timeout=timeout, input=stdin,
+                             env={**os.environ, **(env or {}), "KINGSHEET_TEST_RSS": rss.name})
+        PEAKS.extend(int(line) / 1024 for line in rss.read().split())
     assert "Traceback" not in res.stderr, res.stderr
     return res
 
@@ -41,8 +53,8 @@ def one_sentence(res: subprocess.CompletedProcess[str], *words: str) -> None:
 
 
 def peak_memory_mb() -> float:
-    """The largest resident size any finished child of this process has had (Linux: KiB)."""
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    """The largest resident size (MB) of the commands this module ran (each reports its own)."""
+    return max(PEAKS, default=0.0)
 
 
 # ---- inputs that eat the machine --------------------------------------------------------------

@@ -99,7 +99,8 @@ class GameFile:
 #: would turn an amount around on a terminal), and no longer than this.
 TEXT_LIMITS = {"player": 60, "title": 200, "date": 40, "rules": 255, "currency": 12, "stake": 40, "method": 20,
                "contract": 40, "note": 500, "game": 60, "option": 40}
-_DIRECTION = {0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069}
+_DIRECTION = {0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+              0x2028, 0x2029}  # and the line and paragraph separators, which break a line as \n does
 MONEY_KEYS = ("stake", "currency", "method")
 #: More deals than the rules can have are read only up to a margin: past it the file is refused.
 DEAL_MARGIN = 2
@@ -262,6 +263,8 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
     if len(players_t) != rules.players:
         raise InputError(f"{where}: {rules.id} is for {rules.players} players, the file has {len(players_t)}")
     first = raw.get("first_dealer")
+    if first is not None:
+        first = checked_text(first, "player", f"{where}: first_dealer")
     if first is not None and first not in players_t:
         raise InputError(f"{where}: first_dealer '{first}' is not at the table")
     money = _money_header(raw.get("money", {}), where)

@@ -45,7 +45,7 @@ def one_line(text: str, limit: int = 400) -> str:
         code = ord(ch)
         if ch == "\n":
             out.append("\\n")
-        elif code < 32 or code == 127 or code in _HIDDEN:
+        elif code < 32 or 127 <= code < 160 or code in _HIDDEN or code in (0x2028, 0x2029):
             out.append(f"\\u{code:04x}")
         else:
             out.append(ch)
