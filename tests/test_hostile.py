@@ -23,11 +23,14 @@ BIG = bool(os.environ.get("KINGSHEET_HOSTILE_BIG"))
 MEMORY_MB = 200
 
 
-# the command as `python -m kingsheet.cli`, writing its own peak memory where the test can read it
-WRAPPER = ("import os, resource, runpy, sys\nsys.argv = ['kingsheet', *sys.argv[1:]]\ntry:\n"
+# the command as `python -m kingsheet.cli`, writing its own peak memory where the test can read it:
+# VmHWM of /proc/self/status, the high-water mark of this program's own memory (getrusage's
+# ru_maxrss would carry over the forking test process's size across exec)
+WRAPPER = ("import os, runpy, sys\nsys.argv = ['kingsheet', *sys.argv[1:]]\ntry:\n"
            "    runpy.run_module('kingsheet.cli', run_name='__main__')\nfinally:\n"
+           "    hwm = [ln.split()[1] for ln in open('/proc/self/status') if ln.startswith('VmHWM:')]\n"
            "    with open(os.environ['KINGSHEET_TEST_RSS'], 'a') as fh:\n"
-           "        fh.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) + '\\n')\n")
+           "        fh.write((hwm[0] if hwm else '0') + '\\n')\n")
 PEAKS: list[float] = []
 
 
