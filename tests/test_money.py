@@ -176,3 +176,25 @@ def test_parse_totals_keeps_order_and_accepts_unicode_minus():
     assert list(parse_totals("Галя=−20, Аня=100")) == ["Галя", "Аня"]
     with pytest.raises(InputError):
         parse_totals("А=1")
+
+
+# ---- found by the mutation campaign (bench/mutation.py) -------------------------------------------
+
+# ISO 4217 minor units, written out here from the standard, not read from kingsheet
+ISO_MINOR = {"RUB": 2, "BYN": 2, "UAH": 2, "KZT": 2, "USD": 2, "EUR": 2, "GBP": 2, "CHF": 2, "PLN": 2, "CZK": 2,
+             "ILS": 2, "GEL": 2, "AMD": 2, "AZN": 2, "UZS": 2, "KGS": 2, "MDL": 2, "TRY": 2, "CNY": 2, "JPY": 0,
+             "KRW": 0, "CAD": 2, "AUD": 2, "SEK": 2, "NOK": 2, "DKK": 2, "HUF": 2, "RSD": 2, "BGN": 2, "XXX": 0}
+
+
+@pytest.mark.parametrize("currency", sorted(ISO_MINOR))
+def test_amounts_are_in_each_currencys_minor_unit(currency):
+    s = settle({"A": 7, "B": 0, "C": -7}, Decimal("0.333"), currency, "pairwise")
+    # pair debts 2.331, 4.662 and 2.331, each in the minor unit: A wins 2.33 + 4.66 (or 2 + 5)
+    assert s.balances["A"] == (Decimal("6.99") if ISO_MINOR[currency] == 2 else Decimal(7)), s.balances
+
+
+def test_transfers_are_listed_in_seating_order():
+    s = settle({"Аня": -30, "Боря": 50, "Вася": -40, "Галя": 20}, Decimal(1), "RUB", "pot")
+    seats = ["Аня", "Боря", "Вася", "Галя"]
+    order = [(seats.index(t.payer), seats.index(t.payee)) for t in s.transfers]
+    assert order == sorted(order) and len(order) >= 2

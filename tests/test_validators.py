@@ -58,3 +58,13 @@ def test_a_buyout_only_where_the_rules_have_one():
         chk = v._Deal(1, "x", "trumps")
         v._check_trump_row(rules.games["trumps"], deal.points, rules, chk, PLAYERS, deal)
         assert [p.code for p in chk.problems if p.code == "buyout"] == codes, tid
+
+
+def test_which_games_forbid_leading_hearts_and_the_reminder_that_names_them():
+    from kingsheet.core.scoring import hearts_lead_forbidden, no_hearts_lead_games
+    from kingsheet.render.sheet import reminders
+
+    assert [hearts_lead_forbidden(g) for g in ("hearts", "king+", "eralash", "tricks", "boys+", "trumps")] == [
+        True, True, True, False, False, False]
+    assert [g.id for g in no_hearts_lead_games(load_rules("symmetric"))] == ["hearts", "king", "eralash"]
+    assert reminders(BLANK, "ru")[0] == "Ходить с червей нельзя, пока есть другие масти, в играх Черви, Кинг и Ералаш."
