@@ -6,9 +6,17 @@ saving, importers) and ``render`` (sheets, text, PDF, XLSX) import ``core`` and 
 may import everything.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-try:
-    __version__ = version("kingsheet")
-except PackageNotFoundError:  # a source tree that was never installed
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> str:
+    """``kingsheet.__version__``, read from the installed metadata when asked for (importing
+    importlib.metadata costs every command ~40 ms at start, so not before)."""
+    if name != "__version__":
+        raise AttributeError(f"module 'kingsheet' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("kingsheet")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"
