@@ -304,3 +304,27 @@ def test_shell_completion_of_templates_games_and_players(game):
     assert complete_rules("bl") == ["blank-4"]
     assert "Девочки" in complete_games("Де") and "girls" in complete_games("gi")
     assert complete_players("Б") == ["Боря"]
+
+
+def test_an_evening_stays_in_the_prompt(runner, tmp_path):
+    """Every table command inside `play`: a typo with a suggestion, edit of any deal, undo saying
+    what it removed, show, check, settle with the game's stake, and at the end the sheet, the money
+    and how to print it."""
+    path = tmp_path / "friday.toml"
+    assert runner.invoke(app, ["new", str(path), "--rules", "blank-4", "--players", PLAYERS,
+                               "--stake", "0.50"]).exit_code == 0
+    rows = ["-4 -6 -2 -4", "-6 0 -8 -2", "-4 -8 0 -4", "0 -4 -8 -4", "0 0 -16 0", "-8 0 0 -8",
+            "-24 -24 -24 -24", "40 8 24 24", "12 6 6 0", "6 9 9 0", "3 6 9 6"]
+    script = ["малчики 0 -8 -4 -4", *rows[:3], "edit 2 -8 0 -6 -2", "undo", rows[2], "check", "show",
+              *rows[3:], "settle", "9 3 3 9"]
+    res = runner.invoke(app, ["play", str(path)], input="\n".join(script) + "\n")
+    out = res.output
+    assert res.exit_code == 0, out
+    assert "no game «малчики» in blank-4; did you mean «Мальчики»?" in out
+    assert "✓ deal 2 corrected" in out and "removed deal 3 (boys: -4 -8 0 -4)" in out
+    assert "1:Аня (сдаёт)   2:Боря (ход)" in out  # the seating above the first prompt
+    assert "the sheet is complete" in out and "to print it: kingsheet export" in out
+    assert "0.50" in out and "→" in out  # the settlement, with the game's stake
+    assert "Traceback" not in out
+    deals = load_game(path).deals
+    assert len(deals) == 12 and deals[1].points == (-8, 0, -6, -2)

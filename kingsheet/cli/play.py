@@ -7,13 +7,15 @@ and asked again.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from kingsheet.cli import Interrupted
-from kingsheet.core.entry import EXTRA_KEYS, deal_fields, next_game
+from kingsheet.core.entry import EXTRA_KEYS, deal_fields, next_game, suggest_game
 from kingsheet.core.game import GameFile
 from kingsheet.core.problems import InputError, Unusable, one_line
 from kingsheet.core.verify import Report, verify
@@ -21,10 +23,23 @@ from kingsheet.files.changes import Refused, add_deal, undo_deal
 from kingsheet.files.gamefile import load_game
 from kingsheet.render.text import sheet_text
 
-HELP = ("type the points in seating order (-4 0 -8 -4), or what each took (Аня: tricks=2 hearts=1; Боря: …); "
-        "a game's name first to play another game; declarer=…, bid=…, buyer=…, price=…, orderer=…, contract=… "
-        "where needed; "
-        "commands: undo, show, quit")
+COMMANDS = ("edit N …", "undo", "show", "check", "settle", "help", "quit")
+
+
+def help_text(game: GameFile) -> str:
+    """What to type, with this table's own names in the examples."""
+    a, b = game.players[0], game.players[1 % len(game.players)]
+    cells = " ".join(["-4", "0", "-8", "-4", "0", "0"][: len(game.players)])
+    return (f"type the points in seating order ({cells}), or what each took ({a}: tricks=2 hearts=1; {b}: …); "
+            "start with a game's name to play another game (черви …); add declarer=…, bid=…, buyer=…, price=…, "
+            f"orderer=…, contract=… where needed. Commands: {', '.join(COMMANDS)}")
+
+
+def seating(game: GameFile, k: int) -> str:
+    """Which number is whose, who deals and whose turn it is: the line above the prompt."""
+    dealer, turn = game.dealer_of(k), game.on_turn(k)
+    marks = {dealer: " (сдаёт)", turn: " (ход)"} if dealer != turn else {dealer: " (сдаёт)"}
+    return "   ".join(f"{i}:{p}{marks.get(p, '')}" for i, p in enumerate(game.players, 1))
 
 
 def _load(path: Path) -> GameFile:
@@ -41,7 +56,7 @@ def _prompt(game: GameFile, report: Report) -> tuple[str, str | None]:
     return f"deal {k}: {g.heading()}, {dealer} deals{game.turn_words(k, gid)} — points: ", gid
 
 
-def parse_line(line: str, game: GameFile, default_game: str | None) -> dict[str, Any]:
+def parse_line(line: str, game: GameFile, default_game: str | None, number: int | None = None) -> dict[str, Any]:
     """One line of input → the fields of a deal (raises InputError with the reason)."""
     text = line.strip()
     extras: dict[str, Any] = {}
@@ -64,50 +79,53 @@ def parse_line(line: str, game: GameFile, default_game: str | None) -> dict[str,
                 gid = found
                 tokens = tokens[width:]
                 break
+        else:
+            suggestion = suggest_game(game.rules, " ".join(tokens[:2])) or suggest_game(game.rules, tokens[0])
+            if suggestion or gid is None or not tokens[0].lstrip("+-−").replace(".", "").isdigit():
+                hint = f"; did you mean «{suggestion}»?" if suggestion else ""
+                raise InputError(f"no game «{one_line(tokens[0], 30)}» in {game.rules.id}{hint}")
     if gid is None:
         raise InputError("which game? start the line with its name, e.g. «черви -4 -4 0 -8»")
     rest = " ".join(tokens)
     taken = rest if ":" in rest else None
-    return deal_fields(game, len(game.deals) + 1, gid, [] if taken else tokens, taken, extras)
+    return deal_fields(game, number or len(game.deals) + 1, gid, [] if taken else tokens, taken, extras)
 
 
 def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str] | None = None) -> int:
-    readline = read or sys.stdin.readline
+    """The evening: a prompt a deal, the table's commands, and at the end the sheet and the money."""
+    if read is None:
+        ask = _line_reader(path)
+    else:
+        def ask(prompt: str) -> str:
+            echo(prompt, nl=False)
+            return read()
     game = _load(path)
-    echo(f"{path}: {game.rules.template.name.get(lang, game.rules.id)}; {HELP}")
+    echo(f"{path}: {game.rules.template.name.get(lang, game.rules.id)}; {help_text(game)}")
+    seen = len(game.deals)
     try:
         while True:
             game = _load(path)
+            if len(game.deals) > seen:  # another terminal wrote to this game
+                for deal in game.deals[seen:]:
+                    echo(f"deal {deal.number} ({deal.game}) was entered elsewhere, in another terminal or program")
+            seen = len(game.deals)
             report = verify(game)
             if report.complete:
-                echo(sheet_text(report, lang))
-                echo("the sheet is complete")
+                _the_end(path, report, lang, echo)
                 return 0 if report.ok else 1
             prompt, gid = _prompt(game, report)
-            echo(prompt, nl=False)
-            line = readline()
+            echo(seating(game, len(game.deals) + 1))
+            line = ask(prompt)
             if not line:  # end of input: everything entered is already saved
                 echo("")
                 echo(f"{len(game.deals)} deals saved in {path}")
                 return 0
-            word = line.strip().casefold()
-            if not word:
-                continue
-            if word in ("q", "quit", "exit", "выход"):
+            outcome = _command(line, path, game, report, lang, echo)
+            if outcome == "quit":
                 echo(f"{len(game.deals)} deals saved in {path}")
                 return 0
-            if word in ("?", "help", "помощь"):
-                echo(HELP)
-                continue
-            if word in ("show", "s", "лист"):
-                echo(sheet_text(report, lang))
-                continue
-            if word in ("undo", "u", "отмена"):
-                try:
-                    change = undo_deal(path)
-                    echo(f"removed deal {change.number}")
-                except Unusable as exc:
-                    echo(f"✗ {exc}")
+            if outcome == "done":
+                seen = len(_load(path).deals)
                 continue
             try:
                 fields = parse_line(line, game, gid)
@@ -120,9 +138,126 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
             except Unusable as exc:
                 echo(f"✗ {exc}")
                 continue
+            seen = change.number
             echo(f"✓ deal {change.number} saved")
             echo(sheet_text(change.report, lang))
     except (KeyboardInterrupt, Interrupted):
         echo("")
-        echo(f"interrupted; {len(_load(path).deals)} deals saved in {path}")
+        echo(f"interrupted; {len(_load(path).deals)} deals saved in {path}; `kingsheet play` goes on from there")
         return 130
+
+
+def _command(line: str, path: Path, game: GameFile, report: Report, lang: str, echo: Callable[..., Any]) -> str:
+    """A table command: "quit", "done" (handled), or "" (not a command: a deal's row)."""
+    word, _, rest = line.strip().partition(" ")
+    word = word.casefold()
+    if not word:
+        return "done"
+    if word in ("q", "quit", "exit", "выход"):
+        return "quit"
+    if word in ("?", "help", "помощь"):
+        echo(help_text(game))
+    elif word in ("show", "s", "лист"):
+        echo(sheet_text(report, lang))
+    elif word in ("check", "проверка"):
+        echo("all consistent" if report.ok else "\n".join(one_line(p.message) for p in report.problems))
+    elif word in ("settle", "расчёт", "расчет"):
+        _settle(report, lang, echo)
+    elif word in ("undo", "u", "отмена"):
+        try:
+            last = game.deals[-1] if game.deals else None
+            change = undo_deal(path)
+            held = " ".join(str(c) for c in (last.points or ())) if last and last.points else "counts"
+            echo(f"removed deal {change.number} ({last.game if last else '?'}: {held})")
+        except Unusable as exc:
+            echo(f"✗ {exc}")
+    elif word in ("edit", "e", "исправить"):
+        _edit(rest, path, game, echo, lang)
+    else:
+        return ""
+    return "done"
+
+
+def _edit(rest: str, path: Path, game: GameFile, echo: Callable[..., Any], lang: str) -> None:
+    from kingsheet.files.changes import edit_deal
+
+    number, _, row = rest.strip().partition(" ")
+    if not number.isdigit() or not 1 <= int(number) <= len(game.deals):
+        echo(f"✗ edit which deal? edit N then the row, N from 1 to {len(game.deals)}")
+        return
+    old = game.deals[int(number) - 1]
+    try:
+        fields = parse_line(row, game, game.rules.find_game(old.game), int(number))
+        for key in ("declarer", "orderer", "contract", "bid", "buyer", "price"):
+            if getattr(old, key) is not None and key not in row:
+                fields[key] = getattr(old, key)
+        change = edit_deal(path, int(number), fields)
+    except Refused as exc:
+        for p in exc.problems:
+            echo(one_line(f"✗ {p.message}"))
+        echo("not changed")
+        return
+    except Unusable as exc:
+        echo(f"✗ {exc}")
+        return
+    echo(f"✓ deal {change.number} corrected")
+    echo(sheet_text(change.report, lang))
+
+
+def _settle(report: Report, lang: str, echo: Callable[..., Any]) -> None:
+    from kingsheet.core.money import settlement_of
+    from kingsheet.render.money import settlement_text
+
+    if report.problems:
+        echo("the sheet has problems: fix them first (check lists them)")
+        return
+    s = settlement_of(report)
+    if s is None:
+        echo("✗ the game's [money] cannot be used")
+        return
+    echo(settlement_text(s, None, lang))
+    if s.method == "pairwise":
+        from kingsheet.core.money import settle
+
+        pot = settle({p: t.total for p, t in report.totals.items()}, s.stake, s.currency, "pot", pot_mean=True)
+        echo(settlement_text(pot, None, lang))
+
+
+def _the_end(path: Path, report: Report, lang: str, echo: Callable[..., Any]) -> None:
+    """The last deal is written: the final sheet, the money, and how to print it."""
+    echo(sheet_text(report, lang))
+    echo("the sheet is complete")
+    _settle(report, lang, echo)
+    echo(f"to print it: kingsheet export {path} -o {path.with_suffix('.pdf').name}")
+
+
+def _line_reader(path: Path) -> Callable[[str], str]:
+    """input() with line editing and history (readline) at a terminal; the history is kept beside
+    the user's other kingsheet state. Returns "" at the end of input."""
+    if sys.stdin.isatty():
+        try:
+            import readline
+
+            from kingsheet.files.current import state_dir
+
+            history = state_dir() / "history"
+            with contextlib.suppress(OSError):
+                readline.read_history_file(history)
+            atexit.register(lambda: _save_history(readline, history))
+        except ImportError:  # pragma: no cover - no readline on this platform
+            pass
+
+    def read(prompt: str) -> str:
+        try:
+            return input(prompt) + "\n"
+        except EOFError:
+            return ""
+
+    return read
+
+
+def _save_history(readline: Any, history: Path) -> None:
+    with contextlib.suppress(OSError):
+        history.parent.mkdir(parents=True, exist_ok=True)
+        readline.set_history_length(1000)
+        readline.write_history_file(history)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from kingsheet.core.game import GameFile, parse_taken
 from kingsheet.core.problems import InputError
-from kingsheet.core.rules import Order
+from kingsheet.core.rules import Order, Rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
 if TYPE_CHECKING:
@@ -55,6 +55,16 @@ def deal_fields(game: GameFile, number: int, gid: str, points: Sequence[str], ta
     return game.with_turn(fields, number)
 
 
+def suggest_game(rules: Rules, typed: str) -> str | None:
+    """The game label closest to a mistyped name («малчики» → «Мальчики»), or None."""
+    import difflib
+
+    labels = {fold(g.label()): g.label() for g in rules.games.values()}
+    labels.update({fold(gid): rules.games[gid].label() for gid in rules.games})
+    close = difflib.get_close_matches(fold(typed).replace("-", ""), list(labels), n=1, cutoff=0.7)
+    return labels[close[0]] if close else None
+
+
 def find_player(name: str, players: Sequence[str]) -> str:
     """A player by name or unambiguous prefix, case- and ё/е-insensitive."""
     key = fold(name)
@@ -65,7 +75,11 @@ def find_player(name: str, players: Sequence[str]) -> str:
     if len(matches) == 1:
         return matches[0]
     if not matches:
-        raise InputError(f"no player '{name}' at the table ({', '.join(players)})")
+        import difflib
+
+        close = difflib.get_close_matches(key, [fold(p) for p in players], n=1, cutoff=0.6)
+        hint = f"; did you mean {players[[fold(p) for p in players].index(close[0])]}?" if close else ""
+        raise InputError(f"no player '{name}' at the table ({', '.join(players)}){hint}")
     raise InputError(f"'{name}' could be {' or '.join(matches)}; type more of the name")
 
 
