@@ -328,3 +328,14 @@ def test_an_evening_stays_in_the_prompt(runner, tmp_path):
     assert "Traceback" not in out
     deals = load_game(path).deals
     assert len(deals) == 12 and deals[1].points == (-8, 0, -6, -2)
+
+
+def test_check_settle_and_export_use_the_current_game(runner, tmp_path):
+    path = tmp_path / "g.toml"
+    assert runner.invoke(app, ["new", str(path), "--rules", "blank-4", "--players", PLAYERS]).exit_code == 0
+    assert runner.invoke(app, ["deal", "-4", "-6", "-2", "-4"]).exit_code == 0
+    res = runner.invoke(app, ["check"])
+    assert res.exit_code == 0 and f"the current game, {path.resolve()}" in res.stderr
+    assert runner.invoke(app, ["settle", "--force"]).exit_code == 0
+    res = runner.invoke(app, ["export", "-o", str(tmp_path / "g.pdf")])
+    assert res.exit_code == 0 and (tmp_path / "g.pdf").stat().st_size > 1000

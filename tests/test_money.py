@@ -79,7 +79,7 @@ def test_sheet_with_problems_is_not_settled(runner):
     (["--totals", "А=1,Б=-1", "--currency", "XYZ"], "unknown currency code 'XYZ'"),
     (["--totals", "А=100,Б=70,В=65,Г=-20", "--method", "pot"], "the totals sum to 215, not zero"),
     (["--totals", "А=1,Б=-1", "--method", "cards"], "--method must be pairwise or pot"),
-    ([], "give game files, or --totals"),
+    ([], "no current game: give the game file, or start one with"),
 ])
 def test_bad_input_one_sentence_exit_2(runner, args, message):
     res = runner.invoke(app, ["settle", *args])

@@ -119,7 +119,8 @@ def _check_template(path: Path, lang: str) -> NoReturn:
 
 @app.command("check")
 def check_cmd(
-    files: Annotated[list[Path], typer.Argument(help="Game files (TOML), or filled sheets (XLSX, CSV).")],
+    files: Annotated[list[Path] | None, typer.Argument(help="Game files (TOML), or filled sheets (XLSX, CSV); "
+                                                         "default: the current game.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file (a list for several).")] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes for many files (0: one per core).")] = 1,
     lang: Lang = "ru",
@@ -132,6 +133,7 @@ def check_cmd(
 
     from kingsheet.cli.batch import check_many
 
+    files = files or [_current_named()]
     workers = jobs if jobs > 0 else (os.cpu_count() or 1)
     results = check_many([str(f) for f in files], lang, workers)
     code = max((r.code for r in results), default=OK)
@@ -176,15 +178,15 @@ def settle_cmd(
     try:
         if totals and files:
             fail("give game files or --totals, not both", UNUSABLE)
+        if not totals and not files:
+            files = [_current_named()]
         if totals:
             try:
                 summed = parse_totals(totals)
             except InputError as exc:
                 fail(f"--totals: {exc}")
-        elif files:
-            summed, columns, money = _evening(files, force)
-        else:
-            fail("give game files, or --totals \"А=100,Б=70,В=65,Г=-20\"")
+        else:  # the files given, or the current game
+            summed, columns, money = _evening(files or [], force)
         cur = check_currency(currency or money.get("currency"))
         how = method or money.get("method") or "pairwise"
         if how not in METHODS:
@@ -230,6 +232,18 @@ def _evening(files: list[Path], force: bool) -> tuple[dict[str, Any], dict[str, 
 
 
 # --- scorekeeping at the table -------------------------------------------------------------------
+
+def _current_named() -> Path:
+    """The current game, for a command given no file; it says which file it used."""
+    from kingsheet.files.current import current_game
+
+    try:
+        path = current_game()
+    except Unusable as exc:
+        fail(str(exc))
+    typer.echo(f"kingsheet: the current game, {path}", err=True)
+    return path
+
 
 def _game_path(file: Path | None) -> Path:
     from kingsheet.files.current import current_game
@@ -632,8 +646,9 @@ def blank_cmd(
 
 @app.command("export")
 def export_cmd(
-    file: Annotated[Path, typer.Argument(help="The game file (or a filled XLSX/CSV sheet).")],
     output: Annotated[Path, typer.Option("--output", "-o", help="sheet.pdf, .xlsx, .csv or .json")],
+    file: Annotated[Path | None, typer.Argument(help="The game file, or a filled XLSX/CSV sheet "
+                                                     "(default: the current game).")] = None,
     lang: Lang = "ru",
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
 ) -> None:
@@ -647,6 +662,7 @@ def export_cmd(
     from kingsheet.files.storage import write_new
 
     suffix = _output(output, OUTPUTS)
+    file = file or _current_named()
     try:
         report = verify(load_any(file))
         money = settlement_of(report)
