@@ -98,6 +98,7 @@ def align(slots: Sequence[str], played: Sequence[str | None], match_cost: Callab
 
 
 def label(rules: Rules, gid: str | None, lang: str = "ru") -> str:
+    """A game's name on the sheet (its template label), for messages; "?" when there is none."""
     if gid is None:
         return "?"
     game = rules.games.get(gid)
@@ -105,6 +106,8 @@ def label(rules: Rules, gid: str | None, lang: str = "ru") -> str:
 
 
 class _Problems:
+    """Collects the sequence's problems, each message led by its deal and the game written there."""
+
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
         self.items: list[Problem] = []
