@@ -339,3 +339,12 @@ def test_check_settle_and_export_use_the_current_game(runner, tmp_path):
     assert runner.invoke(app, ["settle", "--force"]).exit_code == 0
     res = runner.invoke(app, ["export", "-o", str(tmp_path / "g.pdf")])
     assert res.exit_code == 0 and (tmp_path / "g.pdf").stat().st_size > 1000
+
+
+def test_lock_files_do_not_pile_up_beside_the_games(runner, tmp_path):
+    path = tmp_path / "g.toml"
+    assert runner.invoke(app, ["new", str(path), "--rules", "blank-4", "--players", PLAYERS]).exit_code == 0
+    for row in (["-4", "-6", "-2", "-4"], ["-6", "0", "-8", "-2"]):
+        assert runner.invoke(app, ["deal", *row]).exit_code == 0
+    assert runner.invoke(app, ["undo"]).exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.toml"]

@@ -39,41 +39,67 @@ def lock_path(path: Path) -> Path:
 @contextlib.contextmanager
 def locked(path: Path, timeout: float | None = None) -> Iterator[None]:
     """Hold an exclusive lock on ``path`` for a read-modify-write. The game file must be there; the
-    lock file is never followed through a link someone planted. When another process holds the
-    lock, ``on_wait`` is told once, and after ``timeout`` seconds it gives up with a sentence."""
+    lock file is never followed through a link someone planted, and is removed when the change is
+    done (so none pile up beside the games). When another process holds the lock, ``on_wait`` is
+    told once, and after ``timeout`` seconds it gives up with a sentence."""
     if fcntl is None:  # pragma: no cover
         yield
         return
+    if timeout is None:
+        timeout = float(os.environ.get("KINGSHEET_LOCK_TIMEOUT") or LOCK_TIMEOUT)
+    deadline = time.monotonic() + timeout
+    told = False
+    where = lock_path(path)
+    while True:
+        fd = _open_lock(path, where)
+        try:
+            if _take(fd, path, deadline, timeout, told):
+                told = True
+                continue  # (not taken yet: waited, told, and the deadline not passed)
+            # the lock we hold must still be the file at the lock's path: a holder before us removed
+            # it when done, and a third process may have made a new one; then take that one
+            try:
+                same = os.stat(where, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if not same:
+                continue
+            try:
+                yield
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(where)  # while still holding it: whoever waits on it will see it gone
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            return
+        finally:
+            os.close(fd)
+
+
+def _open_lock(path: Path, where: Path) -> int:
     try:
-        fd = os.open(lock_path(path), os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        fd = os.open(where, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError as exc:
         why = "its lock file is a link" if exc.errno == errno.ELOOP else exc.strerror
         raise StorageError(f"{path}: cannot lock the game file ({why})") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise StorageError(f"{path}: cannot lock the game file (its lock file is not a regular file)")
-        if timeout is None:
-            timeout = float(os.environ.get("KINGSHEET_LOCK_TIMEOUT") or LOCK_TIMEOUT)
-        deadline = time.monotonic() + timeout
-        told = False
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if not told and on_wait is not None:
-                    on_wait(path)
-                    told = True
-                if time.monotonic() > deadline:
-                    raise StorageError(f"{path}: another kingsheet has been changing this game for {timeout:.0f} s; "
-                                       "nothing was written, try again") from None
-                time.sleep(0.05)
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
+        raise StorageError(f"{path}: cannot lock the game file (its lock file is not a regular file)")
+    return fd
+
+
+def _take(fd: int, path: Path, deadline: float, timeout: float, told: bool) -> bool:
+    """Take the lock on ``fd`` now (False), or wait a moment and say so once (True: try again)."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        if not told and on_wait is not None:
+            on_wait(path)
+        if time.monotonic() > deadline:
+            raise StorageError(f"{path}: another kingsheet has been changing this game for {timeout:.0f} s; "
+                               "nothing was written, try again") from None
+        time.sleep(0.05)
+        return True
 
 
 def real_game_path(path: Path) -> Path:
