@@ -348,3 +348,18 @@ def test_lock_files_do_not_pile_up_beside_the_games(runner, tmp_path):
         assert runner.invoke(app, ["deal", *row]).exit_code == 0
     assert runner.invoke(app, ["undo"]).exit_code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["g.toml"]
+
+
+def test_a_note_is_shown_wherever_the_deal_is(runner, tmp_path):
+    from openpyxl import load_workbook
+    from pypdf import PdfReader
+
+    path = tmp_path / "g.toml"
+    assert runner.invoke(app, ["new", str(path), "--rules", "blank-4", "--players", PLAYERS]).exit_code == 0
+    assert runner.invoke(app, ["deal", "-4", "-6", "-2", "-4", "--note", "Боря сдал с ошибкой"]).exit_code == 0
+    assert "✓ · Боря сдал с ошибкой" in runner.invoke(app, ["show"]).stdout
+    runner.invoke(app, ["export", "-o", str(tmp_path / "g.xlsx")])
+    assert load_workbook(tmp_path / "g.xlsx").worksheets[0]["B6"].comment.text == "Боря сдал с ошибкой"
+    runner.invoke(app, ["export", "-o", str(tmp_path / "g.pdf")])
+    text = "".join(PdfReader(tmp_path / "g.pdf").pages[0].extract_text().split())
+    assert "Борясдалсошибкой" in text

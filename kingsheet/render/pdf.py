@@ -196,7 +196,7 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
                      *tail(para(r.dealer, small), para(r.who, small), mark)])
         if not r.ok:
             style.append(("TEXTCOLOR", (0, i), (-2, i), RED))
-        elif r.mark == "✓":
+        elif r.mark.startswith("✓"):
             style.append(("TEXTCOLOR", (-1, i), (-1, i), colors.Color(0.1, 0.5, 0.2)))
     # the ИТОГО rows: the expected sums in «Очки», each player's in his column, Σ across the tail
     expected = report.expected if report else None

@@ -120,6 +120,8 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
                 mark = "; ".join(p.message.split(": ", 1)[-1] for p in row.problems)
                 if row.deal.forced:
                     mark += " (forced)"
+            if row.deal.note:  # a deal's note is shown wherever the deal is
+                mark += f" · {one_line(row.deal.note, 80)}"
             expected = row.expected if row.expected is not None else (rules.games[gid].total if gid else None)
             after: tuple[str, ...] = ()
             if limit:

@@ -27,7 +27,7 @@ def print_sheet(report: Report, lang: str = "ru") -> None:
         if row[0] == "—":
             table.add_section()
             continue
-        style = None if row[-1] in ("", "✓") else "red"
+        style = None if row[-1] == "" or row[-1].startswith("✓") else "red"
         table.add_row(*(Text(cell) for cell in row), style=style)
     console = Console(highlight=False)
     console.print(table)

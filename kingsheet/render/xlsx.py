@@ -183,6 +183,10 @@ def _deal_rows(ws: Worksheet, rules: Rules, cols: _Columns, rows: list[SheetRow]
         who = text_cell(ws, row, cols.who, r.who)
         who.protection = UNLOCKED
         deal = report.rows[i].deal if report is not None and i < len(report.rows) else None
+        if deal is not None and deal.note:  # the deal's note, on its game's cell
+            from openpyxl.comments import Comment
+
+            ws.cell(row, 2).comment = Comment(deal.note, "kingsheet", width=240, height=60)
         if cols.bid:
             bid_cell = ws.cell(row, cols.bid)
             bid_cell.value = deal.bid if deal else None
