@@ -114,6 +114,10 @@ class _Doc:
         return buf.getvalue()
 
 
+# One scale of type for every page: the title, a heading, the body, small print.
+TITLE, HEADING, BODY, SMALL = 13.0, 9.0, 8.5, 7.0
+
+
 def _footer(canvas: object, doc: BaseDocTemplate) -> None:
     canvas.saveState()  # type: ignore[attr-defined]
     canvas.setFont(FONT, 6.5)  # type: ignore[attr-defined]
@@ -274,12 +278,12 @@ def subtitle(rules: Rules, lang: str) -> str:
 
 def _header(rules: Rules, lang: str, title: str | None, date: str | None, scale: float) -> list[object]:
     name = rules.template.name.get(lang) or rules.template.name.get("ru", rules.id)
-    out: list[object] = [para(title or name, 13 * scale, True)]
+    out: list[object] = [para(title or name, TITLE * scale, True)]
     if title:
-        out.append(para(name, 9 * scale))
-    out.append(para(subtitle(rules, lang), 7.5 * scale, color=GREY))
+        out.append(para(name, HEADING * scale))
+    out.append(para(subtitle(rules, lang), SMALL * scale, color=GREY))
     when = date or "______________"
-    out.append(para(f"{word('date', lang)}: {when}     {word('place', lang)}: ______________________", 8.5 * scale))
+    out.append(para(f"{word('date', lang)}: {when}     {word('place', lang)}: ______________________", BODY * scale))
     out.append(Spacer(1, 2 * mm))
     return out
 
@@ -295,14 +299,14 @@ def _legend(rules: Rules, lang: str, scale: float) -> list[object]:
     if rules.bidding:
         lines.append("Козыри с торговлей: заказавший пишет себе только взятки сверх заявки."
                      if lang == "ru" else "Trumps with bidding: the declarer writes only tricks above his bid.")
-    return [Spacer(1, 2 * mm), *[para(line, 7 * scale) for line in lines]]
+    return [Spacer(1, 2 * mm), *[para(line, SMALL * scale) for line in lines]]
 
 
 def _stake_box(width: float, lang: str, scale: float, stake: str | None) -> Table:
     rows = [[f"{word('stake', lang)}: {stake or '________'}", f"{word('settlement', lang)}:"]]
     rows += [["", "______________ → ______________  ________"] for _ in range(3)]
     box = Table(rows, colWidths=[width * 0.35, width * 0.65], hAlign="LEFT")
-    box.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8 * scale), ("BOX", (0, 0), (-1, -1), 0.8, GREY),
+    box.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, BODY * scale), ("BOX", (0, 0), (-1, -1), 0.8, GREY),
                              ("VALIGN", (0, 0), (-1, -1), "TOP")]))
     return box
 
@@ -318,7 +322,7 @@ def _ordered_grid(rules: Rules, names: Sequence[str], lang: str, width: float, s
         data.append([label, *cells])
     grid = Table(data, colWidths=[width * 0.3, *[width * 0.7 / len(names)] * len(names)], hAlign="LEFT",
                  repeatRows=1)
-    grid.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 7.5 * scale), ("FONT", (0, 0), (-1, 0), BOLD, 7.5 * scale),
+    grid.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, SMALL * scale), ("FONT", (0, 0), (-1, 0), BOLD, SMALL * scale),
                               ("GRID", (0, 0), (-1, -1), 0.3, GREY), ("BACKGROUND", (0, 0), (-1, 0), LIGHT)]))
     return grid
 
@@ -394,7 +398,7 @@ def _chart(report: Report, lang: str, width: float) -> Drawing:
     d.add(lp)
     legend = Legend()
     legend.x, legend.y = width - 85, height - 24
-    legend.fontName, legend.fontSize = FONT, 7.5
+    legend.fontName, legend.fontSize = FONT, SMALL
     legend.alignment = "right"
     legend.columnMaximum = len(names)
     legend.colorNamePairs = [(SERIES[i % len(SERIES)], p) for i, p in enumerate(names)]
@@ -410,28 +414,28 @@ def _money_block(s: Settlement, lang: str, width: float, final: bool = True) -> 
     ru = lang == "ru"
     method = METHOD_WORDS.get(s.method, (s.method, s.method))[0 if ru else 1]
     stake = fmt_money(s.stake, s) + (" за очко" if ru else " a point")
-    out: list[object] = [Spacer(1, 3 * mm), para(f"{word('settlement', lang)}: {method}, {stake}", 9, True)]
+    out: list[object] = [Spacer(1, 3 * mm), para(f"{word('settlement', lang)}: {method}, {stake}", HEADING, True)]
     if not final:
         out.append(para("Не окончательно: лист не закончен или в нём есть ошибки; «kingsheet settle» его не сведёт."
                         if ru else "Not final: the sheet is unfinished or has problems; `kingsheet settle` refuses it.",
-                        8.5, True, color=RED))
+                        BODY, True, color=RED))
     rows = [["", "ИТОГО" if lang == "ru" else "TOTAL", "±"]]
     for p, tot in s.totals.items():
         bal = s.settled[p]
         rows.append([p, num(int(tot)) if tot == int(tot) else str(tot),
                      ("+" if bal > 0 else "") + fmt_money(bal, s).replace("-", "−")])
     bal_table = Table(rows, hAlign="LEFT", colWidths=[width * 0.25, width * 0.12, width * 0.18])
-    bal_table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, 8), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
+    bal_table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, BODY), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
                                    ("LINEBELOW", (0, 0), (-1, 0), 0.5, GREY)]))
     out.append(bal_table)
     if s.pairs:
         out.append(para(word("pairs", lang) + ": " + "; ".join(
             f"{x.payer} → {x.payee} {fmt_money(x.amount, s)}" for x in s.pairs), 7.5))
-    out.append(para(word("transfers", lang) + ":", 8.5, True))
+    out.append(para(word("transfers", lang) + ":", BODY, True))
     for x in s.transfers:
-        out.append(para(f"{x.payer} → {x.payee}  {fmt_money(x.amount, s)}", 9))
+        out.append(para(f"{x.payer} → {x.payee}  {fmt_money(x.amount, s)}", BODY))
     for note in s.notes:
-        out.append(para(note, 7, color=GREY))
+        out.append(para(note, SMALL, color=GREY))
     return out
 
 
@@ -447,7 +451,7 @@ def sheet_pdf(report: Report, settlement: Settlement | None = None, lang: str = 
     leaders = report.leader()
     if report.complete and leaders:
         best = report.totals[leaders[0]].total
-        story.append(para(f"{word('leader', lang)}: {', '.join(leaders)} ({num(best)})", 10, True))
+        story.append(para(f"{word('leader', lang)}: {', '.join(leaders)} ({num(best)})", HEADING, True))
     elif not report.complete:
         played, of = len(report.rows), len(rules.slots)
         story.append(para((f"Лист не закончен: сыграно {played} из {of}." if of else
@@ -455,10 +459,10 @@ def sheet_pdf(report: Report, settlement: Settlement | None = None, lang: str = 
                           if lang == "ru" else
                           (f"The sheet is unfinished: {played} of {of} deals played." if of else
                            f"The sheet is unfinished: {played} deals, no one has reached {num(-(rules.limit or 0))}."),
-                          9, True))
+                          HEADING, True))
     general = [p for p in report.problems if p.deal is None]
     if general:
-        story.append(para(word("problems", lang) + ": " + "; ".join(p.message for p in general), 8, color=RED))
+        story.append(para(word("problems", lang) + ": " + "; ".join(p.message for p in general), BODY, color=RED))
     story += _legend(rules, lang, 1.0)
     if settlement is not None:
         story.append(KeepTogether(_money_block(settlement, lang, doc.frame_w, report.complete and report.ok)))
