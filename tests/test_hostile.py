@@ -115,7 +115,8 @@ def test_a_workbook_bomb_is_refused_by_its_declared_size(tmp_path, size_mb):
 
 
 def test_a_game_far_longer_than_its_rules_is_refused(tmp_path):
-    deals = "".join('\n[[deals]]\ngame = "tricks"\npoints = [-4, -4, -4, -4]\n' for _ in range(80_000 if BIG else 5_000))
+    # the file: under the 4 MiB cap, 80,000 deals (written tightly)
+    deals = "".join('[[deals]]\ngame="tricks"\npoints=[-4,-4,-4,-4]\n' for _ in range(80_000 if BIG else 5_000))
     game = tmp_path / "long.toml"
     game.write_text(game_text(deals=deals), encoding="utf-8")
     for args in (("check", str(game)), ("deal", str(game), "tricks", "-4", "-4", "-4", "-4"),
