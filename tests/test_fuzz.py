@@ -12,7 +12,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import EXAMPLES
@@ -163,6 +163,7 @@ XLSX = _xlsx_bytes()
 
 
 @settings(max_examples=max(N // 3, 20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(seed=14961492)  # a zip «version 19.4»: zipfile raised NotImplementedError (found by a long run)
 @given(st.integers(0, 10**9))
 def test_xlsx_importer_on_garbled_bytes(tmp_path_factory, seed):
     rng = random.Random(seed)
