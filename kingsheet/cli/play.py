@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,7 @@ from kingsheet.core.entry import EXTRA_KEYS, deal_fields, next_game, suggest_gam
 from kingsheet.core.game import GameFile
 from kingsheet.core.problems import InputError, Unusable, one_line
 from kingsheet.core.verify import Report, verify
-from kingsheet.files.changes import Refused, add_deal, undo_deal
+from kingsheet.files.changes import Change, Refused, add_deal, undo_deal
 from kingsheet.files.gamefile import load_game
 from kingsheet.render.text import sheet_text
 
@@ -127,16 +128,8 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
             if outcome == "done":
                 seen = len(_load(path).deals)
                 continue
-            try:
-                fields = parse_line(line, game, gid)
-                change = add_deal(path, fields)
-            except Refused as exc:
-                for p in exc.problems:
-                    echo(one_line(f"✗ {p.message}"))
-                echo("not recorded; type the row again")
-                continue
-            except Unusable as exc:
-                echo(f"✗ {exc}")
+            change = _saved(functools.partial(_add, path, line, game, gid), echo, "not recorded; type the row again")
+            if change is None:
                 continue
             seen = change.number
             echo(f"✓ deal {change.number} saved")
@@ -186,22 +179,36 @@ def _edit(rest: str, path: Path, game: GameFile, echo: Callable[..., Any], lang:
         echo(f"✗ edit which deal? edit N then the row, N from 1 to {len(game.deals)}")
         return
     old = game.deals[int(number) - 1]
-    try:
+
+    def correct() -> Change:
         fields = parse_line(row, game, game.rules.find_game(old.game), int(number))
         for key in ("declarer", "orderer", "contract", "bid", "buyer", "price"):
             if getattr(old, key) is not None and key not in row:
                 fields[key] = getattr(old, key)
-        change = edit_deal(path, int(number), fields)
-    except Refused as exc:
-        for p in exc.problems:
-            echo(one_line(f"✗ {p.message}"))
-        echo("not changed")
-        return
-    except Unusable as exc:
-        echo(f"✗ {exc}")
+        return edit_deal(path, int(number), fields)
+
+    change = _saved(correct, echo, "not changed")
+    if change is None:
         return
     echo(f"✓ deal {change.number} corrected")
     echo(sheet_text(change.report, lang))
+
+
+def _add(path: Path, line: str, game: GameFile, gid: str | None) -> Change:
+    return add_deal(path, parse_line(line, game, gid))
+
+
+def _saved(save: Callable[[], Change], echo: Callable[..., Any], refused: str) -> Change | None:
+    """Save a row; a row the checks refuse, or input that cannot be used, is said and None returned."""
+    try:
+        return save()
+    except Refused as exc:
+        for p in exc.problems:
+            echo(one_line(f"✗ {p.message}"))
+        echo(refused)
+    except Unusable as exc:
+        echo(f"✗ {exc}")
+    return None
 
 
 def _settle(report: Report, lang: str, echo: Callable[..., Any]) -> None:
