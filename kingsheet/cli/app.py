@@ -28,11 +28,17 @@ OK, PROBLEMS, UNUSABLE = 0, 1, 2
 
 
 def fail(message: str, code: int = UNUSABLE) -> NoReturn:
-    """One sentence on stderr and the exit code; an output already there is told how to replace it."""
-    if message.endswith(" already exists"):
-        message += "; use --force to replace it"
+    """One sentence on stderr, and the exit code."""
     typer.echo(f"kingsheet: {one_line(message)}", err=True)
     raise typer.Exit(code)
+
+
+def fail_on(exc: Exception) -> NoReturn:
+    """The sentence of a library error, with what the command line adds to it: an output that is
+    already there is told how to replace it."""
+    from kingsheet.files.storage import Exists
+
+    fail(f"{exc}; use --force to replace it" if isinstance(exc, Exists) else str(exc))
 
 
 def emit_json(obj: Any) -> None:
@@ -90,7 +96,7 @@ def rules_cmd(
             return
         typer.echo(describe_rules(load_rules(rules_id, parse_option_pairs(option)), lang))
     except RulesError as exc:
-        fail(str(exc))
+        fail_on(exc)
 
 
 def _check_template(path: Path, lang: str) -> NoReturn:
@@ -103,7 +109,7 @@ def _check_template(path: Path, lang: str) -> NoReturn:
     except UnicodeDecodeError:
         fail(f"{path}: not UTF-8 text")
     except Unusable as exc:
-        fail(str(exc))
+        fail_on(exc)
     mistakes, resolved = explain(text, path)
     for m in mistakes:
         typer.echo(one_line(f"{path}: {m}"), err=True)
@@ -203,7 +209,7 @@ def settle_cmd(
                 text = text.replace(words, f"{words} ({flag})", 1) if words in text else text
             fail(text)
     except Unusable as exc:
-        fail(str(exc))
+        fail_on(exc)
     if as_json:
         emit_json(result.as_json())
     else:
@@ -240,7 +246,7 @@ def _current_named() -> Path:
     try:
         path = current_game()
     except Unusable as exc:
-        fail(str(exc))
+        fail_on(exc)
     typer.echo(f"kingsheet: the current game, {path}", err=True)
     return path
 
@@ -331,7 +337,7 @@ def new_cmd(
         read_game(text, file, file.resolve().parent)  # the new file must load as it will be read
         write_new(file, text.encode("utf-8"), force)
     except (RulesError, Unusable) as exc:
-        fail(str(exc))
+        fail_on(exc)
     why = remember_current(file)
     if why:
         typer.echo(f"kingsheet: {file} was made, but could not be remembered as the current game ({why}); "
@@ -460,7 +466,7 @@ def deal_cmd(
     except Refused as exc:
         _print_refused(path, exc)
     except (Unusable, RulesError) as exc:
-        fail(str(exc))
+        fail_on(exc)
     _after_change(path, change, "recorded")
 
 
@@ -501,7 +507,7 @@ def edit_cmd(
     except Refused as exc:
         _print_refused(path, exc)
     except (Unusable, RulesError) as exc:
-        fail(str(exc))
+        fail_on(exc)
     _after_change(path, change, "corrected")
 
 
@@ -517,7 +523,7 @@ def undo_cmd(file: Annotated[Path | None, typer.Argument(help="The game file (de
         path = _game_path(file)
         change = undo_deal(path)
     except Unusable as exc:
-        fail(str(exc))
+        fail_on(exc)
     typer.echo(f"removed deal {change.number}")
     _after_change(path, change, "removed")
 
@@ -538,7 +544,7 @@ def show_cmd(
     try:
         report = verify(load_any(_game_path(file)))
     except Unusable as exc:
-        fail(str(exc))
+        fail_on(exc)
     if sys.stdout.isatty() and not _no_color():
         from kingsheet.render.terminal import print_sheet
 
@@ -572,7 +578,7 @@ def play_cmd(
         path = _game_path(file)
         code = run(path, lang, typer.echo)
     except Unusable as exc:
-        fail(str(exc))
+        fail_on(exc)
     raise typer.Exit(code)
 
 
@@ -639,7 +645,7 @@ def blank_cmd(
             data = blank_xlsx(rules, names, lang, stake)
         write_new(output, data, force)
     except (RulesError, Unusable) as exc:
-        fail(str(exc))
+        fail_on(exc)
     length = f"to {rules.limit} minus points" if rules.limit else f"{len(rules.slots)} deals"
     typer.echo(f"wrote {output}: the {rules.id} blank ({length})")
 
@@ -686,7 +692,7 @@ def export_cmd(
             data = (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
         write_new(output, data, force)
     except Unusable as exc:
-        fail(str(exc))
+        fail_on(exc)
     for problem in report.problems:
         typer.echo(one_line(f"{file}: {problem.message}"), err=True)
     typer.echo(f"wrote {output}" + ("" if report.ok else f" ({len(report.problems)} problem(s) marked)"))
@@ -730,7 +736,7 @@ def import_cmd(
                                     "game": game.rules.find_game(deal.game) or deal.game} for deal in game.deals])
         write_new(output, text.encode("utf-8"), force)
     except Unusable as exc:
-        fail(str(exc))
+        fail_on(exc)
     report = verify(game)
     for problem in report.problems:
         typer.echo(one_line(f"{sheet}: {problem.message}"), err=True)
