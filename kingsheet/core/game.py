@@ -8,13 +8,12 @@ and the other deals are still checked. Reading the TOML text is files.gamefile's
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.problems import InputError, Problem, one_line
+from kingsheet.core.problems import InputError, Problem, hidden, one_line
 from kingsheet.core.rules import Kind, Order, Rules, RulesError, Turn, is_template_path, load_rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
@@ -99,8 +98,6 @@ class GameFile:
 #: would turn an amount around on a terminal), and no longer than this.
 TEXT_LIMITS = {"player": 60, "title": 200, "date": 40, "rules": 255, "currency": 12, "stake": 40, "method": 20,
                "contract": 40, "note": 500, "game": 60, "option": 40}
-_DIRECTION = {0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
-              0x2028, 0x2029}  # and the line and paragraph separators, which break a line as \n does
 MONEY_KEYS = ("stake", "currency", "method")
 #: More deals than the rules can have are read only up to a margin: past it the file is refused.
 DEAL_MARGIN = 2
@@ -111,7 +108,7 @@ def text_problem(value: Any, field: str) -> str | None:
     """Why ``value`` cannot stand as the text of ``field``, or None."""
     if not isinstance(value, str):
         return f"{field} must be text, not {type(value).__name__} {one_line(repr(value), 40)}"
-    bad = next((ch for ch in value if unicodedata.category(ch) == "Cc" or ord(ch) in _DIRECTION), None)
+    bad = next((ch for ch in value if hidden(ch)), None)
     if bad is not None:
         return f"{field} '{one_line(value, 40)}' has a control character (U+{ord(bad):04X})"
     limit = TEXT_LIMITS.get(field, 200)

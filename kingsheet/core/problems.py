@@ -35,7 +35,15 @@ class StorageError(Unusable):
 
 
 # Characters that would break a message across lines or turn the text around it on a terminal
-_HIDDEN = {0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069}
+_HIDDEN = {0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+           0x2028, 0x2029}  # direction marks, and the line and paragraph separators
+
+
+def hidden(ch: str) -> bool:
+    """A character that breaks a line or turns the text around it: the C0 and C1 controls,
+    direction marks and overrides, the line and paragraph separators."""
+    code = ord(ch)
+    return code < 32 or 127 <= code < 160 or code in _HIDDEN
 
 
 def one_line(text: str, limit: int = 400) -> str:
@@ -45,7 +53,7 @@ def one_line(text: str, limit: int = 400) -> str:
         code = ord(ch)
         if ch == "\n":
             out.append("\\n")
-        elif code < 32 or 127 <= code < 160 or code in _HIDDEN or code in (0x2028, 0x2029):
+        elif hidden(ch):
             out.append(f"\\u{code:04x}")
         else:
             out.append(ch)
