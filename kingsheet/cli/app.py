@@ -750,12 +750,12 @@ def _say_waiting(path: Path) -> None:
 
 
 def main() -> None:
+    import kingsheet.files
     from kingsheet.cli import Interrupted, catch_interrupts
-    from kingsheet.files import storage
 
     argv = sys.argv[1:]
     catch_interrupts()
-    storage.on_wait = _say_waiting
+    kingsheet.files.on_wait = _say_waiting
     try:
         single = _one_command(argv)
         if single is not None:

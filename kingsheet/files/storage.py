@@ -15,9 +15,10 @@ import os
 import stat
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
+import kingsheet.files
 from kingsheet.core.problems import InputError, StorageError
 
 try:
@@ -27,9 +28,6 @@ except ImportError:  # pragma: no cover - Windows: no advisory locks, saving sta
 
 
 LOCK_TIMEOUT = 30.0  # seconds a change waits for another one on the same game (KINGSHEET_LOCK_TIMEOUT)
-
-#: Told when another process holds a game's lock (the command line says so on stderr).
-on_wait: Callable[[Path], None] | None = None
 
 
 def lock_path(path: Path) -> Path:
@@ -93,8 +91,8 @@ def _take(fd: int, path: Path, deadline: float, timeout: float, told: bool) -> b
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return False
     except BlockingIOError:
-        if not told and on_wait is not None:
-            on_wait(path)
+        if not told and kingsheet.files.on_wait is not None:
+            kingsheet.files.on_wait(path)
         if time.monotonic() > deadline:
             raise StorageError(f"{path}: another kingsheet has been changing this game for {timeout:.0f} s; "
                                "nothing was written, try again") from None
