@@ -22,6 +22,12 @@ def _isolated_state(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("KINGSHEET_STATE_DIR", str(state))
     monkeypatch.delenv("KINGSHEET_FILE", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
+    # the suite reads English messages unless a test asks for Russian (tests/test_i18n.py and the
+    # evening in both languages); the language of one test never leaks into the next
+    monkeypatch.setenv("KINGSHEET_LANG", "en")
+    from kingsheet.core import i18n
+
+    i18n.use("en")
     os.environ.pop("COLUMNS", None)
 
 

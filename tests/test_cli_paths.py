@@ -24,7 +24,7 @@ def test_the_coloured_sheet_prints_names_as_text(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "[bold red]Аня" in out  # the name's markup shown, not obeyed
     assert "row sums to −14, expected −16" in out  # the problem on its row
-    assert "ИТОГО (−)" in out and "1 of 12 deals played; 1 problem(s)" in out
+    assert "ИТОГО (−)" in out and "сыграно 1 из 12; 1 ошибка" in out
 
 
 def test_main_runs_one_command_and_the_whole_app(monkeypatch, capsys):

@@ -156,7 +156,7 @@ def test_undo(runner, game):
 
 def test_show_plain_like_the_blank(runner, game):
     run(runner, "deal", "tricks", "-4", "0", "-8", "-4")
-    res = run(runner, "show")
+    res = run(runner, "show", "--lang", "ru")
     assert res.exit_code == 0
     lines = res.stdout.splitlines()
     assert lines[1].split() == ["№", "Игра", "Очки", "Аня", "Боря", "Вася", "Галя", "Сдаёт", "Объявляет"]
@@ -321,8 +321,8 @@ def test_an_evening_stays_in_the_prompt(runner, tmp_path):
     out = res.output
     assert res.exit_code == 0, out
     assert "no game «малчики» in blank-4; did you mean «Мальчики»?" in out
-    assert "✓ deal 2 corrected" in out and "removed deal 3 (boys: -4 -8 0 -4)" in out
-    assert "1:Аня (сдаёт)   2:Боря (ход)" in out  # the seating above the first prompt
+    assert "✓ deal 2 corrected" in out and "removed deal 3 (boys: −4 −8 0 −4)" in out
+    assert "1:Аня (deals)   2:Боря (turn)" in out  # the seating above the first prompt
     assert "the sheet is complete" in out and "to print it: kingsheet export" in out
     assert "0.50" in out and "→" in out  # the settlement, with the game's stake
     assert "Traceback" not in out

@@ -66,8 +66,8 @@ BASE = (HOUSE / "king-x10.toml").read_text(encoding="utf-8")
     (lambda t: t.replace("players = 4", "players = 5"), "32 cards less a talon of 0 do not divide among 5 players"),
     (lambda t: "colour = 1\n" + t, "unknown key colour"),
     (lambda t: t.replace("[deck]", '[deck]\nremove = ["1S"]'), "deck.remove names cards the deck does not hold: 1S"),
-    (lambda t: t.replace("girls = 40", "girls = 0"), "units.girls must be a positive whole number, not 0"),
-    (lambda t: t.replace("girls = 40", "girls = 2.5"), "units.girls must be a positive whole number, not 2.5"),
+    (lambda t: t.replace("girls = 40", "girls = 0"), "units.girls must be a whole number above zero, not 0"),
+    (lambda t: t.replace("girls = 40", "girls = 2.5"), "units.girls must be a whole number above zero, not 2.5"),
     (lambda t: t.replace('"last", "king", "eralash"]', '"last", "king", "eralash", "chess"]'),
      "unknown game 'chess'"),
     (lambda t: t.replace("king = 160\n", ""), "game king needs units.king"),
@@ -89,7 +89,7 @@ def test_several_mistakes_at_once(runner, tmp_path):
     bad.write_text("colour = 1\n" + BASE.replace("tricks = 160", "tricks = 150").replace("girls = 40", "girls = 0"),
                    encoding="utf-8")
     res = runner.invoke(app, ["rules", "--check", str(bad)])
-    assert "3 mistake(s)" in res.stderr
+    assert "3 mistakes" in res.stderr
 
 
 def test_huge_or_broken_template_refused_within_a_bound(runner, tmp_path):
@@ -125,7 +125,7 @@ DOMINO = (ROOT / "templates" / "domino.toml").read_text(encoding="utf-8")
     (SHORT.replace('ranks = ["7", "8", "9", "10", "J", "Q", "K", "A"]', f"ranks = {[str(i) for i in range(20)]}"),
      "deck.ranks has 20 ranks"),
     (SHORT.replace("remove = []", 'remove = "7S"'), "deck.remove must be a list"),
-    (SHORT.replace("talon = 0", "talon = -1"), "deck.talon must be a non-negative whole number"),
+    (SHORT.replace("talon = 0", "talon = -1"), "deck.talon must be a whole number ≥ 0"),
     (SHORT.replace("talon = 0", "talon = 0\njokers = 9"), "deck.jokers is at most 4"),
     (SHORT.replace("last_tricks = 2", "last_tricks = 12"), "deck.last_tricks 12 is more than the 8 tricks"),
     (SHORT.replace("\ntricks = 2\n", "\ntricks = 2\nspades = 3\n", 1), "units.spades is not a category"),

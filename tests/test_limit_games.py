@@ -96,7 +96,7 @@ def test_limit_blank_is_a_long_lined_form(tmp_path, runner):
     from openpyxl import load_workbook
 
     out = tmp_path / "d.xlsx"
-    assert runner.invoke(app, ["blank", "--rules", "omnibus", "-o", str(out)]).exit_code == 0
+    assert runner.invoke(app, ["blank", "--rules", "omnibus", "-o", str(out), "--lang", "ru"]).exit_code == 0
     ws = load_workbook(BytesIO(out.read_bytes())).worksheets[0]
     heads = [ws.cell(5, c).value for c in range(1, 16)]
     assert heads[:8] == ["№", "Игра", "Очки", "Игрок 1", "Игрок 2", "Игрок 3", "Игрок 4", "Σ Игрок 1"]

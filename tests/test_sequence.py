@@ -70,7 +70,7 @@ def test_the_plus_half_written_first_is_one_problem():
     text = game_text("symmetric", deals="".join(deal(g, p) for g, p in rows))
     found = verify(read_game(text)).problems
     assert [(p.code, p.deal) for p in found] == [("wrong-order", 1)]
-    assert "plus games are written first" in found[0].message
+    assert "plus games are written before the minus games" in found[0].message
 
 
 def test_a_deal_written_twice_while_another_is_missing():

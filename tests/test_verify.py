@@ -290,13 +290,13 @@ def test_a_player_whose_only_trick_is_the_last_one():
     two = row.replace("{ tricks = 1, hearts = 1, boys = 1, king = 1, last = 1 }",
                       "{ tricks = 1, hearts = 1, boys = 1, king = 1, last = 2 }").replace(
         "{ tricks = 3, hearts = 4, boys = 2, girls = 2, last = 1 }", "{ tricks = 3, hearts = 4, boys = 2, girls = 2 }")
-    assert "deal 1 (Ералаш): Аня: Аня took 2 of the last tricks but only 1 tricks" in messages(game_text(deals=two))
+    assert "deal 1 (Ералаш): Аня: 2 of the last tricks, but only 1 trick in all" in messages(game_text(deals=two))
 
 
 def test_the_trick_capacity_message_counts_the_cards_of_all_the_tricks():
     row = ('\n[[deals]]\ngame = "eralash"\ntaken = [{ tricks = 2, hearts = 6, girls = 4 }, '
            '{ tricks = 2, hearts = 2, boys = 4, king = 1, last = 2 }, { tricks = 2 }, { tricks = 2 }]\n')
-    assert "deal 1 (Ералаш): Аня: Аня's 2 trick(s) hold 8 cards, fewer than the 9 these counts need" in \
+    assert "deal 1 (Ералаш): Аня: 2 tricks hold 8 cards, fewer than the 9 these counts need" in \
         messages(game_text(deals=row))
 
 

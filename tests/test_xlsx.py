@@ -322,7 +322,7 @@ def test_the_workbook_checks_each_cells_step_and_sign_itself(tmp_path, runner):
     """A blank filled by hand: −3 −5 −4 −4 in Взятки sums to −16 but no one takes half a trick, and
     +4 in a minus game has the wrong sign: neither gets ✓. Recomputed as a spreadsheet would."""
     blank = tmp_path / "b.xlsx"
-    assert runner.invoke(app, ["blank", "--rules", "blank-4", "-o", str(blank)]).exit_code == 0
+    assert runner.invoke(app, ["blank", "--rules", "blank-4", "-o", str(blank), "--lang", "ru"]).exit_code == 0
     wb = load_workbook(blank)
     ws = wb.worksheets[0]
     for col, value in zip("DEFG", (-3, -5, -4, -4)):   # Взятки, row 6

@@ -12,6 +12,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import InputError, Unusable, one_line
 
 # Imports of the library happen inside the commands: start-up stays close to typer's own.
@@ -19,7 +20,7 @@ from kingsheet.core.problems import InputError, Unusable, one_line
 app = typer.Typer(
     add_completion=True,
     no_args_is_help=True,
-    help="kingsheet: scorekeeping for Кинг (King). Blanks, checks, money.",
+    help=_("kingsheet: scorekeeping for Кинг (King). Blanks, checks, money."),
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
@@ -29,7 +30,7 @@ OK, PROBLEMS, UNUSABLE = 0, 1, 2
 
 def fail(message: str, code: int = UNUSABLE) -> NoReturn:
     """One sentence on stderr, and the exit code."""
-    typer.echo(f"kingsheet: {one_line(message)}", err=True)
+    typer.echo(_("kingsheet: {message}").format(message=one_line(message)), err=True)
     raise typer.Exit(code)
 
 
@@ -38,7 +39,7 @@ def fail_on(exc: Exception) -> NoReturn:
     already there is told how to replace it."""
     from kingsheet.files.storage import Exists
 
-    fail(f"{exc}; use --force to replace it" if isinstance(exc, Exists) else str(exc))
+    fail(_("{exc}; use --force to replace it").format(exc=exc) if isinstance(exc, Exists) else str(exc))
 
 
 def emit_json(obj: Any) -> None:
@@ -58,27 +59,55 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, str]:
     for pair in pairs or []:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip() or not value.strip():
-            fail(f"--option takes key=value, e.g. --option boys=jacks; got '{pair}'")
+            fail(_("--option takes key=value, e.g. --option boys=jacks; got '{pair}'").format(pair=pair))
         out[key.strip()] = value.strip()
     return out
 
 
-def _check_lang(value: str) -> str:
-    if value not in ("ru", "en"):
-        raise typer.BadParameter(f"'{one_line(value, 20)}' is not a language kingsheet speaks: ru or en")
-    return value
+def _set_lang(value: str) -> str:
+    """--lang, then KINGSHEET_LANG, then the locale: the language of everything the command says."""
+    from kingsheet.core import i18n
+
+    try:
+        lang = i18n.choose(value or None)
+    except i18n.UnknownLanguage as exc:
+        given, source = exc.args
+        text = _("'{value}' is not a language kingsheet speaks: ru or en").format(value=one_line(given, 20))
+        if source == "--lang":
+            raise typer.BadParameter(text) from None
+        fail(f"{source}: {text}")
+    i18n.use(lang)
+    return lang
 
 
-Lang = Annotated[str, typer.Option("--lang", help="Labels: ru (default) or en.", callback=_check_lang)]
+Lang = Annotated[str, typer.Option("--lang", help=_("Language: ru or en (default: KINGSHEET_LANG, then the locale)."),
+                                   callback=_set_lang, is_eager=True, show_default=False)]
+
+
+def _startup_language() -> None:
+    """The language of the help texts, decided before typer reads them: --lang in the command line,
+    KINGSHEET_LANG, the locale. A language kingsheet does not speak is reported by the option."""
+    from kingsheet.core import i18n
+
+    argv = sys.argv[1:]
+    given = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--lang"), None)
+    given = next((a[7:] for a in argv if a.startswith("--lang=")), given)
+    try:
+        i18n.use(i18n.choose(given))
+    except i18n.UnknownLanguage:
+        pass
+
+
+_startup_language()
 
 
 @app.command("rules")
 def rules_cmd(
-    rules_id: Annotated[str | None, typer.Argument(metavar="[ID]", help="A template id or file.",
+    rules_id: Annotated[str | None, typer.Argument(metavar="[ID]", help=_("A template id or file."),
                                                    autocompletion=complete_rules)] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-O", help="key=value, e.g. boys=kings")] = None,
-    check: Annotated[Path | None, typer.Option("--check", help="Validate a template file of your own.")] = None,
-    lang: Lang = "ru",
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=_("key=value, e.g. boys=kings"))] = None,
+    check: Annotated[Path | None, typer.Option("--check", help=_("Validate a template file of your own."))] = None,
+    lang: Lang = "",
 ) -> None:
     """List the rule systems, or show one: rows, units, row and stage totals, options.
 
@@ -105,31 +134,35 @@ def _check_template(path: Path, lang: str) -> NoReturn:
     from kingsheet.files.gamefile import read_bounded
 
     try:
-        text = read_bounded(path, MAX_TEMPLATE_BYTES, "template").decode("utf-8-sig")
+        text = read_bounded(path, MAX_TEMPLATE_BYTES, _("template")).decode("utf-8-sig")
     except UnicodeDecodeError:
-        fail(f"{path}: not UTF-8 text")
+        fail(_("{path}: not UTF-8 text").format(path=path))
     except Unusable as exc:
         fail_on(exc)
     mistakes, resolved = explain(text, path)
     for m in mistakes:
         typer.echo(one_line(f"{path}: {m}"), err=True)
     if mistakes:
-        typer.echo(f"{path}: {len(mistakes)} mistake(s); the template does not load", err=True)
+        typer.echo(ngettext("{path}: {n} mistake; the template does not load",
+                            "{path}: {n} mistakes; the template does not load", len(mistakes)).format(
+            path=path, n=len(mistakes)), err=True)
         raise typer.Exit(UNUSABLE)
     first = resolved[0]
-    typer.echo(f"{path}: ok — {first.id}, {first.players} players, {len(first.slots)} deals, "
-               f"ИТОГО (−) {num(first.stage_total(0))}, ИТОГО (+) +{first.stage_total(1)}; "
-               f"{len(resolved)} combination(s) of options checked")
+    typer.echo(ngettext("{path}: ok — {id}, {players} players, {deals} deals, ИТОГО (−) {minus}, ИТОГО (+) +{plus}; "
+                        "{n} combination of options checked",
+                        "{path}: ok — {id}, {players} players, {deals} deals, ИТОГО (−) {minus}, ИТОГО (+) +{plus}; "
+                        "{n} combinations of options checked", len(resolved)).format(
+        path=path, id=first.id, players=first.players, deals=len(first.slots), minus=num(first.stage_total(0)),
+        plus=first.stage_total(1), n=len(resolved)))
     raise typer.Exit(OK)
 
 
 @app.command("check")
 def check_cmd(
-    files: Annotated[list[Path] | None, typer.Argument(help="Game files (TOML), or filled sheets (XLSX, CSV); "
-                                                         "default: the current game.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file (a list for several).")] = False,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes for many files (0: one per core).")] = 1,
-    lang: Lang = "ru",
+    files: Annotated[list[Path] | None, typer.Argument(help=_("Game files (TOML), or filled sheets (XLSX, CSV); default: the current game."))] = None,
+    as_json: Annotated[bool, typer.Option("--json", help=_("One JSON object per file (a list for several)."))] = False,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help=_("Worker processes for many files (0: one per core)."))] = 1,
+    lang: Lang = "",
 ) -> None:
     """Verify game files: every row, every cell, the ИТОГО rows and the order of deals.
 
@@ -160,16 +193,16 @@ def check_cmd(
 
 @app.command("settle")
 def settle_cmd(
-    files: Annotated[list[Path] | None, typer.Argument(help="Game files of one evening (summed by name).")] = None,
-    totals: Annotated[str | None, typer.Option("--totals", help='ИТОГО by name: "А=100,Б=70,В=65,Г=-20"')] = None,
-    stake: Annotated[str | None, typer.Option("--stake", help="Money per point, a decimal (default: the file's, or 1).")] = None,
-    currency: Annotated[str | None, typer.Option("--currency", help="ISO code, e.g. RUB (default).")] = None,
-    method: Annotated[str | None, typer.Option("--method", help="pairwise (default) or pot.")] = None,
-    pot_mean: Annotated[bool, typer.Option("--pot-mean", help="Pot on a result that is not zero-sum: against the mean.")] = False,
-    round_to: Annotated[str | None, typer.Option("--round", help="Round transfers to 1 or 10 (whole units).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Settle even a sheet with problems.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="The settlement as JSON.")] = False,
-    lang: Lang = "ru",
+    files: Annotated[list[Path] | None, typer.Argument(help=_("Game files of one evening (summed by name)."))] = None,
+    totals: Annotated[str | None, typer.Option("--totals", help=_('ИТОГО by name: "А=100,Б=70,В=65,Г=-20"'))] = None,
+    stake: Annotated[str | None, typer.Option("--stake", help=_("Money per point, a decimal (default: the file's, or 1)."))] = None,
+    currency: Annotated[str | None, typer.Option("--currency", help=_("ISO code, e.g. RUB (default)."))] = None,
+    method: Annotated[str | None, typer.Option("--method", help=_("pairwise (default) or pot."))] = None,
+    pot_mean: Annotated[bool, typer.Option("--pot-mean", help=_("Pot on a result that is not zero-sum: against the mean."))] = False,
+    round_to: Annotated[str | None, typer.Option("--round", help=_("Round transfers to 1 or 10 (whole units)."))] = None,
+    force: Annotated[bool, typer.Option("--force", help=_("Settle even a sheet with problems."))] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=_("The settlement as JSON."))] = False,
+    lang: Lang = "",
 ) -> None:
     """Money: every pair's debt and the fewest transfers that settle the evening.
 
@@ -183,27 +216,27 @@ def settle_cmd(
     money: dict[str, Any] = {}
     try:
         if totals and files:
-            fail("give game files or --totals, not both", UNUSABLE)
+            fail(_("give game files or --totals, not both"), UNUSABLE)
         if not totals and not files:
             files = [_current_named()]
         if totals:
             try:
                 summed = parse_totals(totals)
             except InputError as exc:
-                fail(f"--totals: {exc}")
+                fail(_("--totals: {exc}").format(exc=exc))
         else:  # the files given, or the current game
             summed, columns, money = _evening(files or [], force)
         cur = check_currency(currency or money.get("currency"))
         how = method or money.get("method") or "pairwise"
         if how not in METHODS:
-            fail(f"--method must be pairwise or pot, not '{how}'")
+            fail(_("--method must be pairwise or pot, not '{how}'").format(how=how))
         st = parse_stake(stake if stake is not None else money.get("stake"), cur)
         rnd = parse_decimal(round_to, "--round") if round_to is not None else None
         try:
             result = settle(summed, st, cur, how, pot_mean, rnd)
         except InputError as exc:
-            hint = {"the rounding step": "--round", "settle pairwise, or the pot against the mean":
-                    "--method pairwise, or --pot-mean"}
+            hint = {_("the rounding step"): "--round", _("settle pairwise, or the pot against the mean"):
+                    _("--method pairwise, or --pot-mean")}
             text = str(exc)
             for words, flag in hint.items():
                 text = text.replace(words, f"{words} ({flag})", 1) if words in text else text
@@ -229,12 +262,12 @@ def _evening(files: list[Path], force: bool) -> tuple[dict[str, Any], dict[str, 
         if report.problems and not force:
             for problem in report.problems:
                 typer.echo(one_line(f"{path}: {problem.message}"), err=True)
-            fail(f"{path} has problems; fix them, or settle anyway with --force", PROBLEMS)
+            fail(_("{path} has problems; fix them, or settle anyway with --force").format(path=path), PROBLEMS)
         reports.append((path.stem, report))
     try:
         return combine_games(reports)
     except Disagreement as exc:
-        fail(f"{exc}; give --{exc.key}")
+        fail(_("{exc}; give --{key}").format(exc=exc, key=exc.key))
 
 
 # --- scorekeeping at the table -------------------------------------------------------------------
@@ -247,7 +280,7 @@ def _current_named() -> Path:
         path = current_game()
     except Unusable as exc:
         fail_on(exc)
-    typer.echo(f"kingsheet: the current game, {path}", err=True)
+    typer.echo(_("kingsheet: the current game, {path}").format(path=path), err=True)
     return path
 
 
@@ -284,16 +317,17 @@ def complete_players(incomplete: str) -> list[str]:
 
 @app.command("new")
 def new_cmd(
-    file: Annotated[Path, typer.Argument(help="The game file to create (.toml).")],
-    rules_id: Annotated[str, typer.Option("--rules", "-r", help="Template id or file.", autocompletion=complete_rules)],
-    players: Annotated[str, typer.Option("--players", "-p", help='Seating, clockwise: "Аня,Боря,Вася,Галя".')],
-    option: Annotated[list[str] | None, typer.Option("--option", "-O", help="key=value, e.g. boys=jacks")] = None,
-    first_dealer: Annotated[str | None, typer.Option("--first-dealer", help="Who deals first.")] = None,
-    stake: Annotated[str | None, typer.Option("--stake", help="Money per point, e.g. 0.50.")] = None,
-    currency: Annotated[str | None, typer.Option("--currency", help="ISO code, default RUB.")] = None,
-    method: Annotated[str | None, typer.Option("--method", help="pairwise or pot.")] = None,
-    title: Annotated[str | None, typer.Option("--title", help="A title for the sheet.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    file: Annotated[Path, typer.Argument(help=_("The game file to create (.toml)."))],
+    rules_id: Annotated[str, typer.Option("--rules", "-r", help=_("Template id or file."), autocompletion=complete_rules)],
+    players: Annotated[str, typer.Option("--players", "-p", help=_('Seating, clockwise: "Аня,Боря,Вася,Галя".'))],
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=_("key=value, e.g. boys=jacks"))] = None,
+    first_dealer: Annotated[str | None, typer.Option("--first-dealer", help=_("Who deals first."))] = None,
+    stake: Annotated[str | None, typer.Option("--stake", help=_("Money per point, e.g. 0.50."))] = None,
+    currency: Annotated[str | None, typer.Option("--currency", help=_("ISO code, default RUB."))] = None,
+    method: Annotated[str | None, typer.Option("--method", help=_("pairwise or pot."))] = None,
+    title: Annotated[str | None, typer.Option("--title", help=_("A title for the sheet."))] = None,
+    force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
+    lang: Lang = "",
 ) -> None:
     """Start a game file and make it the current game.
 
@@ -308,22 +342,22 @@ def new_cmd(
 
     folder = file.parent if str(file.parent) else Path(".")
     if not folder.is_dir():
-        fail(f"{file}: the folder {folder} does not exist")
+        fail(_("{file}: the folder {folder} does not exist").format(file=file, folder=folder))
     try:
         names = [p.strip() for p in players.replace(";", ",").split(",") if p.strip()]
         opts = parse_option_pairs(option)
         rules = load_rules(rules_id, opts)
         if len(names) != rules.players:
-            fail(f"{rules.id} is for {rules.players} players; --players names {len(names)}")
+            fail(_("{id} is for {players} players; --players names {names}").format(id=rules.id, players=rules.players, names=len(names)))
         if len(set(names)) != len(names):
-            fail("--players names someone twice")
+            fail(_("--players names someone twice"))
         dealer = find_player(first_dealer, names) if first_dealer else None
         money: dict[str, str] = {}
         if stake is not None or currency or method:
             cur = check_currency(currency)
             money = {"stake": str(parse_stake(stake, cur)), "currency": cur}
             if method and method not in METHODS:
-                fail(f"--method must be pairwise or pot, not '{method}'")
+                fail(_("--method must be pairwise or pot, not '{method}'").format(method=method))
             money["method"] = method or "pairwise"
         ref = rules_id
         if is_template_path(ref):
@@ -340,12 +374,18 @@ def new_cmd(
         fail_on(exc)
     why = remember_current(file)
     if why:
-        typer.echo(f"kingsheet: {file} was made, but could not be remembered as the current game ({why}); "
-                   "name the file in later commands", err=True)
+        typer.echo(_("kingsheet: {file} was made, but could not be remembered as the current game " "({why}); name the file in later commands").format(file=file, why=why), err=True)
     first = rules.slots[0] if rules.slots else next(iter(rules.games))
-    length = f"to {rules.limit} minus points" if rules.limit else f"{len(rules.slots)} deals"
-    typer.echo(f"{file}: new {rules.id} game for {', '.join(names)}; {length}. "
-               f"First: {rules.games[first].label()}, {dealer or names[0]} deals.")
+    typer.echo(_("{file}: new {id} game for {names}; {length}. First: {game}, {dealer} deals.").format(
+        file=file, id=rules.id, names=", ".join(names), length=_game_length(rules), game=rules.games[first].label(),
+        dealer=dealer or names[0]))
+
+
+def _game_length(rules: Any) -> str:
+    if rules.limit:
+        return ngettext("to {n} minus point", "to {n} minus points", rules.limit).format(n=rules.limit)
+    n = len(rules.slots)
+    return ngettext("{n} deal", "{n} deals", n).format(n=n)
 
 
 def _split_deal_args(args: list[str]) -> tuple[Path | None, str | None, list[str]]:
@@ -359,7 +399,7 @@ def _split_deal_args(args: list[str]) -> tuple[Path | None, str | None, list[str
         game = rest.pop(0)
     for a in rest:
         if a.startswith("--"):
-            fail(f"unknown option {a}; see kingsheet deal --help")
+            fail(_("unknown option {a}; see kingsheet deal --help").format(a=a))
     return file, game, rest
 
 
@@ -380,13 +420,13 @@ def _deal_fields(game: Any, number: int, gid: str, points: list[str], taken: str
     try:
         return deal_fields(game, number, gid, points, taken, extras)
     except TakenError as exc:
-        fail(f"--taken: {exc}")
+        fail(_("--taken: {exc}").format(exc=exc))
 
 
 def _print_refused(path: Path, exc: Any) -> NoReturn:
     for p in exc.problems:
         typer.echo(one_line(f"{path}: {p.message}"), err=True)
-    typer.echo(f"{path}: not recorded; the file is unchanged (use --force to record it anyway)", err=True)
+    typer.echo(_("{path}: not recorded; the file is unchanged (use --force to record it anyway)").format(path=path), err=True)
     raise typer.Exit(PROBLEMS)
 
 
@@ -399,33 +439,40 @@ def _after_change(path: Path, change: Any, verb: str) -> None:
     if row is not None and row.cells is not None:
         label = report.game.rules.games[row.game_id].label() if row.game_id else row.deal.game
         cells = " ".join(num(c) for c in row.cells)
-        mark = "✓" if row.ok else "✗ forced"
-        typer.echo(f"{verb} deal {row.deal.number} ({label}): {cells} = {num(sum(row.cells))} {mark}")
+        mark = "✓" if row.ok else _("✗ forced")
+        said = {"recorded": _("recorded deal {number} ({label}): {cells} = {total} {mark}"),
+                "corrected": _("corrected deal {number} ({label}): {cells} = {total} {mark}"),
+                "removed": _("deal {number} ({label}): {cells} = {total} {mark}")}[verb]
+        typer.echo(said.format(number=row.deal.number, label=label, cells=cells, total=num(sum(row.cells)), mark=mark))
     game = report.game
     nxt = next_game(game, report)
     k = len(game.deals) + 1
     if report.complete:
-        typer.echo("the sheet is complete: " + ", ".join(f"{p} {num(t.total)}" for p, t in report.totals.items()))
+        typer.echo(_("the sheet is complete: ") + ", ".join(f"{p} {num(t.total)}" for p, t in report.totals.items()))
     elif nxt:
         g = game.rules.games[nxt]
-        typer.echo(f"next: deal {k}, {g.heading()}; {game.dealer_of(k)} deals{game.turn_words(k, nxt)}")
+        typer.echo(_("next: deal {number}, {game}; {dealer} deals{turn}").format(
+            number=k, game=g.heading(), dealer=game.dealer_of(k), turn=game.turn_words(k, nxt)))
     else:
-        typer.echo(f"next: deal {k}; {game.dealer_of(k)} deals{game.turn_words(k, None)}")
+        typer.echo(_("next: deal {number}; {dealer} deals{turn}").format(
+            number=k, dealer=game.dealer_of(k), turn=game.turn_words(k, None)))
     others = [p for p in report.problems if p.deal != change.number]
     if others:
-        typer.echo(f"({len(others)} other problem(s) on the sheet: kingsheet check {path})", err=True)
+        typer.echo(ngettext("({n} other problem on the sheet: kingsheet check {path})",
+                            "({n} other problems on the sheet: kingsheet check {path})", len(others)).format(
+            n=len(others), path=path), err=True)
 
 
-TakenOpt = Annotated[str | None, typer.Option("--taken", "-t", help='What each took: "Аня: tricks=2 hearts=1; Боря: …"')]
-DeclOpt = Annotated[str | None, typer.Option("--declarer", "-d", help="Trump deals: who named trump (default: whose turn).",
+TakenOpt = Annotated[str | None, typer.Option("--taken", "-t", help=_('What each took: "Аня: tricks=2 hearts=1; Боря: …"'))]
+DeclOpt = Annotated[str | None, typer.Option("--declarer", "-d", help=_("Trump deals: who named trump (default: whose turn)."),
                                              autocompletion=complete_players)]
-ContractOpt = Annotated[str | None, typer.Option("--contract", help="Trump deals: пики, без козыря, мизер, роспись…")]
-BidOpt = Annotated[int | None, typer.Option("--bid", help="Trump deals with bidding: the declarer's bid in tricks.")]
-BuyerOpt = Annotated[str | None, typer.Option("--buyer", help="Who bought the deal (торговля).", autocompletion=complete_players)]
-PriceOpt = Annotated[int | None, typer.Option("--price", help="Tricks the buyer paid.")]
-OrdererOpt = Annotated[str | None, typer.Option("--orderer", help="Ordered games: who ordered.", autocompletion=complete_players)]
-NoteOpt = Annotated[str | None, typer.Option("--note", help="A note kept with the deal.")]
-ForceOpt = Annotated[bool, typer.Option("--force", help="Record a deal that fails a check, marked forced.")]
+ContractOpt = Annotated[str | None, typer.Option("--contract", help=_("Trump deals: пики, без козыря, мизер, роспись…"))]
+BidOpt = Annotated[int | None, typer.Option("--bid", help=_("Trump deals with bidding: the declarer's bid in tricks."))]
+BuyerOpt = Annotated[str | None, typer.Option("--buyer", help=_("Who bought the deal (торговля)."), autocompletion=complete_players)]
+PriceOpt = Annotated[int | None, typer.Option("--price", help=_("Tricks the buyer paid."))]
+OrdererOpt = Annotated[str | None, typer.Option("--orderer", help=_("Ordered games: who ordered."), autocompletion=complete_players)]
+NoteOpt = Annotated[str | None, typer.Option("--note", help=_("A note kept with the deal."))]
+ForceOpt = Annotated[bool, typer.Option("--force", help=_("Record a deal that fails a check, marked forced."))]
 DEAL_CTX = {"ignore_unknown_options": True, "allow_interspersed_args": True}
 
 
@@ -434,7 +481,7 @@ def deal_cmd(
     args: Annotated[list[str] | None, typer.Argument(metavar="[FILE] [GAME] POINTS...", autocompletion=complete_games)] = None,
     taken: TakenOpt = None, declarer: DeclOpt = None, contract: ContractOpt = None, bid: BidOpt = None,
     buyer: BuyerOpt = None, price: PriceOpt = None, orderer: OrdererOpt = None, note: NoteOpt = None,
-    force: ForceOpt = False,
+    force: ForceOpt = False, lang: Lang = "",
 ) -> None:
     """Record the next deal after checking it; a row that does not add up is refused.
 
@@ -452,13 +499,13 @@ def deal_cmd(
         if game_name is None:
             gid = next_game(game)
             if gid is None:
-                fail("name the game: the order is free in these rules, or the sheet is complete")
-            typer.echo(f"game: {game.rules.games[gid].label()}")
+                fail(_("name the game: the order is free in these rules, or the sheet is complete"))
+            typer.echo(_("game: {value}").format(value=game.rules.games[gid].label()))
         else:
             found = game.rules.find_game(game_name)
             if found is None:
                 known = ", ".join(g.label() for g in game.rules.games.values())
-                fail(f"{game.rules.id} has no game '{game_name}' (games: {known})")
+                fail(_("{id} has no game '{game_name}' (games: {known})").format(id=game.rules.id, game_name=game_name, known=known))
             gid = found
         fields = _deal_fields(game, len(game.deals) + 1, gid, points, taken, dict(
             declarer=declarer, contract=contract, bid=bid, buyer=buyer, price=price, orderer=orderer, note=note))
@@ -475,7 +522,7 @@ def edit_cmd(
     args: Annotated[list[str], typer.Argument(metavar="[FILE] N [GAME] POINTS...")],
     taken: TakenOpt = None, declarer: DeclOpt = None, contract: ContractOpt = None, bid: BidOpt = None,
     buyer: BuyerOpt = None, price: PriceOpt = None, orderer: OrdererOpt = None, note: NoteOpt = None,
-    force: ForceOpt = False,
+    force: ForceOpt = False, lang: Lang = "",
 ) -> None:
     """Correct deal N (any deal, not only the last); the whole sheet is checked again.
 
@@ -488,18 +535,18 @@ def edit_cmd(
     rest = list(args)
     file = Path(rest.pop(0)) if rest and _is_game_file(rest[0]) else None
     if not rest or not rest[0].isdigit():
-        fail("say which deal to correct: kingsheet edit [FILE] N POINTS…")
+        fail(_("say which deal to correct: kingsheet edit [FILE] N POINTS…"))
     number = int(rest.pop(0))
-    _, game_name, points = _split_deal_args(rest)
+    _unused, game_name, points = _split_deal_args(rest)
     try:
         path = _game_path(file)
         game = load_game(path)
         old = next((d for d in game.deals if d.number == number), None)
         if old is None and not 1 <= number <= len(game.deals):
-            fail(f"there is no deal {number}; the sheet has {len(game.deals)}")
+            fail(_("there is no deal {number}; the sheet has {deals}").format(number=number, deals=len(game.deals)))
         gid = game.rules.find_game(game_name or (old.game if old else ""))
         if gid is None:
-            fail(f"{game.rules.id} has no game '{game_name or (old.game if old else '')}'")
+            fail(_("{id} has no game '{value}'").format(id=game.rules.id, value=game_name or (old.game if old else '')))
         given = dict(declarer=declarer, contract=contract, bid=bid, buyer=buyer, price=price, orderer=orderer)
         kept = {k: getattr(old, k) for k in given if old is not None and given[k] is None}
         fields = _deal_fields(game, number, gid, points, taken, {**given, **kept, "note": note})
@@ -512,7 +559,8 @@ def edit_cmd(
 
 
 @app.command("undo")
-def undo_cmd(file: Annotated[Path | None, typer.Argument(help="The game file (default: the current game).")] = None) -> None:
+def undo_cmd(file: Annotated[Path | None, typer.Argument(help=_("The game file (default: the current game)."))] = None,
+             lang: Lang = "") -> None:
     """Remove the last deal.
 
     Example: kingsheet undo
@@ -524,14 +572,14 @@ def undo_cmd(file: Annotated[Path | None, typer.Argument(help="The game file (de
         change = undo_deal(path)
     except Unusable as exc:
         fail_on(exc)
-    typer.echo(f"removed deal {change.number}")
+    typer.echo(_("removed deal {number}").format(number=change.number))
     _after_change(path, change, "removed")
 
 
 @app.command("show")
 def show_cmd(
-    file: Annotated[Path | None, typer.Argument(help="The game file (default: the current game).")] = None,
-    lang: Lang = "ru",
+    file: Annotated[Path | None, typer.Argument(help=_("The game file (default: the current game)."))] = None,
+    lang: Lang = "",
 ) -> None:
     """The sheet as the paper blank: every row, the «Очки» column, marks, ИТОГО, the leader.
 
@@ -562,8 +610,8 @@ def _no_color() -> bool:
 
 @app.command("play")
 def play_cmd(
-    file: Annotated[Path | None, typer.Argument(help="The game file (default: the current game).")] = None,
-    lang: Lang = "ru",
+    file: Annotated[Path | None, typer.Argument(help=_("The game file (default: the current game)."))] = None,
+    lang: Lang = "",
 ) -> None:
     """An evening at the table: asks for each deal in turn, re-asks a row that does not add up.
 
@@ -605,20 +653,20 @@ OUTPUTS = {".pdf", ".xlsx", ".csv", ".json"}
 def _output(path: Path, allowed: set[str]) -> str:
     suffix = path.suffix.lower()
     if suffix not in allowed:
-        fail(f"-o {path}: write to one of {', '.join(sorted(allowed))}")
+        fail(_("-o {path}: write to one of {allowed}").format(path=path, allowed=', '.join(sorted(allowed))))
     return suffix
 
 
 @app.command("blank")
 def blank_cmd(
-    rules_id: Annotated[str, typer.Option("--rules", "-r", help="Template id or file.", autocompletion=complete_rules)],
-    output: Annotated[Path, typer.Option("--output", "-o", help="blank.pdf or blank.xlsx")],
-    players: Annotated[str | None, typer.Option("--players", "-p", help='Names to print: "Аня,Боря,Вася,Галя".')] = None,
-    option: Annotated[list[str] | None, typer.Option("--option", "-O", help="key=value, e.g. boys=kings")] = None,
-    per_page: Annotated[int, typer.Option("--per-page", help="Blanks on one A4 (1 or 2); PDF only.")] = 1,
-    stake: Annotated[str | None, typer.Option("--stake", help="Stake to print in the money box.")] = None,
-    lang: Lang = "ru",
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    rules_id: Annotated[str, typer.Option("--rules", "-r", help=_("Template id or file."), autocompletion=complete_rules)],
+    output: Annotated[Path, typer.Option("--output", "-o", help=_("blank.pdf or blank.xlsx"))],
+    players: Annotated[str | None, typer.Option("--players", "-p", help=_('Names to print: "Аня,Боря,Вася,Галя".'))] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=_("key=value, e.g. boys=kings"))] = None,
+    per_page: Annotated[int, typer.Option("--per-page", help=_("Blanks on one A4 (1 or 2); PDF only."))] = 1,
+    stake: Annotated[str | None, typer.Option("--stake", help=_("Stake to print in the money box."))] = None,
+    lang: Lang = "",
+    force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
 ) -> None:
     """The empty printable blank of a rule system, as PDF or XLSX.
 
@@ -629,12 +677,12 @@ def blank_cmd(
 
     suffix = _output(output, {".pdf", ".xlsx"})
     if per_page not in (1, 2):
-        fail("--per-page is 1 or 2")
+        fail(_("--per-page is 1 or 2"))
     try:
         rules = load_rules(rules_id, parse_option_pairs(option))
         names = [p.strip() for p in players.split(",") if p.strip()] if players else None
         if names is not None and len(names) != rules.players:
-            fail(f"{rules.id} is for {rules.players} players; --players names {len(names)}")
+            fail(_("{id} is for {players} players; --players names {names}").format(id=rules.id, players=rules.players, names=len(names)))
         if suffix == ".pdf":
             from kingsheet.render.pdf import blank_pdf
 
@@ -646,17 +694,16 @@ def blank_cmd(
         write_new(output, data, force)
     except (RulesError, Unusable) as exc:
         fail_on(exc)
-    length = f"to {rules.limit} minus points" if rules.limit else f"{len(rules.slots)} deals"
-    typer.echo(f"wrote {output}: the {rules.id} blank ({length})")
+    typer.echo(_("wrote {output}: the {id} blank ({length})").format(output=output, id=rules.id,
+                                                                    length=_game_length(rules)))
 
 
 @app.command("export")
 def export_cmd(
-    output: Annotated[Path, typer.Option("--output", "-o", help="sheet.pdf, .xlsx, .csv or .json")],
-    file: Annotated[Path | None, typer.Argument(help="The game file, or a filled XLSX/CSV sheet "
-                                                     "(default: the current game).")] = None,
-    lang: Lang = "ru",
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    output: Annotated[Path, typer.Option("--output", "-o", help=_("sheet.pdf, .xlsx, .csv or .json"))],
+    file: Annotated[Path | None, typer.Argument(help=_("The game file, or a filled XLSX/CSV sheet (default: the current game)."))] = None,
+    lang: Lang = "",
+    force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
 ) -> None:
     """The filled sheet: numbers, marks, ИТОГО, the money; a sheet with problems is printed with them marked.
 
@@ -695,17 +742,18 @@ def export_cmd(
         fail_on(exc)
     for problem in report.problems:
         typer.echo(one_line(f"{file}: {problem.message}"), err=True)
-    typer.echo(f"wrote {output}" + ("" if report.ok else f" ({len(report.problems)} problem(s) marked)"))
+    typer.echo(_("wrote {output}").format(output=output) + ("" if report.ok else ngettext(" ({n} problem marked)", " ({n} problems marked)", len(report.problems)).format(n=len(report.problems))))
     raise typer.Exit(OK if report.ok else PROBLEMS)
 
 
 @app.command("import")
 def import_cmd(
-    sheet: Annotated[Path, typer.Argument(help="A filled sheet: .xlsx or .csv.")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="The game file to write (.toml).")],
-    rules_id: Annotated[str | None, typer.Option("--rules", "-r", help="Rules, when the sheet does not say.",
+    sheet: Annotated[Path, typer.Argument(help=_("A filled sheet: .xlsx or .csv."))],
+    output: Annotated[Path, typer.Option("--output", "-o", help=_("The game file to write (.toml)."))],
+    rules_id: Annotated[str | None, typer.Option("--rules", "-r", help=_("Rules, when the sheet does not say."),
                                                  autocompletion=complete_rules)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+    force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
+    lang: Lang = "",
 ) -> None:
     """A sheet filled by hand elsewhere, into a game file (checked on the way).
 
@@ -720,7 +768,7 @@ def import_cmd(
     from kingsheet.files.storage import write_new
 
     if sheet.suffix.lower() not in (".xlsx", ".xlsm", ".csv"):
-        fail(f"{sheet}: import reads .xlsx or .csv sheets")
+        fail(_("{sheet}: import reads .xlsx or .csv sheets").format(sheet=sheet))
     _output(output, {".toml"})
     try:
         game = load_any(sheet, rules_id)
@@ -740,13 +788,16 @@ def import_cmd(
     report = verify(game)
     for problem in report.problems:
         typer.echo(one_line(f"{sheet}: {problem.message}"), err=True)
-    typer.echo(f"wrote {output}: {len(game.deals)} deals of {game.rules.id}"
-               + ("" if report.ok else f"; {len(report.problems)} problem(s)"))
+    n = len(game.deals)
+    typer.echo(ngettext("wrote {output}: {n} deal of {id}", "wrote {output}: {n} deals of {id}", n).format(
+        output=output, n=n, id=game.rules.id)
+        + ("" if report.ok else ngettext("; {n} problem", "; {n} problems", len(report.problems)).format(
+            n=len(report.problems))))
     raise typer.Exit(OK if report.ok else PROBLEMS)
 
 
 def _say_waiting(path: Path) -> None:
-    typer.echo(f"kingsheet: {path}: another kingsheet is changing this game; waiting…", err=True)
+    typer.echo(_("kingsheet: {path}: another kingsheet is changing this game; waiting…").format(path=path), err=True)
 
 
 def main() -> None:
@@ -763,13 +814,12 @@ def main() -> None:
         else:
             app()
     except (KeyboardInterrupt, Interrupted):
-        typer.echo("\nkingsheet: interrupted; nothing half-written was kept", err=True)
+        typer.echo(_("\nkingsheet: interrupted; nothing half-written was kept"), err=True)
         sys.exit(130)
     except Exception as exc:  # a bug of ours: one line, not a traceback (KINGSHEET_DEBUG=1 shows it)
         import os
 
         if os.environ.get("KINGSHEET_DEBUG"):
             raise
-        typer.echo(f"kingsheet: unexpected error ({type(exc).__name__}: {one_line(str(exc))}); nothing was "
-                   "changed by it. Please report it; KINGSHEET_DEBUG=1 shows the details", err=True)
+        typer.echo(_("kingsheet: unexpected error ({name}: {exc}); nothing was changed by it. Please " "report it; KINGSHEET_DEBUG=1 shows the details").format(name=type(exc).__name__, exc=one_line(str(exc))), err=True)
         sys.exit(UNUSABLE)

@@ -17,29 +17,29 @@ from typing import Any
 
 from kingsheet.cli import Interrupted
 from kingsheet.core.entry import EXTRA_KEYS, deal_fields, next_game, suggest_game
-from kingsheet.core.game import GameFile
+from kingsheet.core.game import Deal, GameFile
+from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import InputError, Unusable, one_line
 from kingsheet.core.verify import Report, verify
 from kingsheet.files.changes import Change, Refused, add_deal, undo_deal
 from kingsheet.files.gamefile import load_game
 from kingsheet.render.text import sheet_text
 
-COMMANDS = ("edit N …", "undo", "show", "check", "settle", "help", "quit")
-
 
 def help_text(game: GameFile) -> str:
     """What to type, with this table's own names in the examples."""
     a, b = game.players[0], game.players[1 % len(game.players)]
     cells = " ".join(["-4", "0", "-8", "-4", "0", "0"][: len(game.players)])
-    return (f"type the points in seating order ({cells}), or what each took ({a}: tricks=2 hearts=1; {b}: …); "
-            "start with a game's name to play another game (черви …); add declarer=…, bid=…, buyer=…, price=…, "
-            f"orderer=…, contract=… where needed. Commands: {', '.join(COMMANDS)}")
+    return _("type the points in seating order ({cells}), or what each took ({a}: tricks=2 hearts=1; {b}: …); "
+             "start with a game's name to play another game (hearts …); add declarer=…, bid=…, buyer=…, price=…, "
+             "orderer=…, contract=… where needed. Commands: edit N …, undo, show, check, settle, help, quit").format(
+        cells=cells, a=a, b=b)
 
 
 def seating(game: GameFile, k: int) -> str:
     """Which number is whose, who deals and whose turn it is: the line above the prompt."""
     dealer, turn = game.dealer_of(k), game.on_turn(k)
-    marks = {dealer: " (сдаёт)", turn: " (ход)"} if dealer != turn else {dealer: " (сдаёт)"}
+    marks = {dealer: " " + _("(deals)"), turn: " " + _("(turn)")} if dealer != turn else {dealer: " " + _("(deals)")}
     return "   ".join(f"{i}:{p}{marks.get(p, '')}" for i, p in enumerate(game.players, 1))
 
 
@@ -52,9 +52,11 @@ def _prompt(game: GameFile, report: Report) -> tuple[str, str | None]:
     dealer = game.dealer_of(k)
     gid = next_game(game, report)
     if gid is None:
-        return f"deal {k} ({dealer} deals{game.turn_words(k, None)}) — game and points: ", None
+        return _("deal {number} ({dealer} deals{turn}) — game and points: ").format(
+            number=k, dealer=dealer, turn=game.turn_words(k, None)), None
     g = game.rules.games[gid]
-    return f"deal {k}: {g.heading()}, {dealer} deals{game.turn_words(k, gid)} — points: ", gid
+    return _("deal {number}: {game}, {dealer} deals{turn} — points: ").format(
+        number=k, game=g.heading(), dealer=dealer, turn=game.turn_words(k, gid)), gid
 
 
 def parse_line(line: str, game: GameFile, default_game: str | None, number: int | None = None) -> dict[str, Any]:
@@ -83,10 +85,11 @@ def parse_line(line: str, game: GameFile, default_game: str | None, number: int 
         else:
             suggestion = suggest_game(game.rules, " ".join(tokens[:2])) or suggest_game(game.rules, tokens[0])
             if suggestion or gid is None or not tokens[0].lstrip("+-−").replace(".", "").isdigit():
-                hint = f"; did you mean «{suggestion}»?" if suggestion else ""
-                raise InputError(f"no game «{one_line(tokens[0], 30)}» in {game.rules.id}{hint}")
+                hint = _("; did you mean «{game}»?").format(game=suggestion) if suggestion else ""
+                raise InputError(_("no game «{word}» in {rules}{hint}").format(
+                    word=one_line(tokens[0], 30), rules=game.rules.id, hint=hint))
     if gid is None:
-        raise InputError("which game? start the line with its name, e.g. «черви -4 -4 0 -8»")
+        raise InputError(_("which game? start the line with its name, e.g. «hearts -4 -4 0 -8»"))
     rest = " ".join(tokens)
     taken = rest if ":" in rest else None
     return deal_fields(game, number or len(game.deals) + 1, gid, [] if taken else tokens, taken, extras)
@@ -108,7 +111,8 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
             game = _load(path)
             if len(game.deals) > seen:  # another terminal wrote to this game
                 for deal in game.deals[seen:]:
-                    echo(f"deal {deal.number} ({deal.game}) was entered elsewhere, in another terminal or program")
+                    echo(_("deal {number} ({game}) was entered elsewhere, in another terminal or program").format(
+                        number=deal.number, game=deal.game))
             seen = len(game.deals)
             report = verify(game)
             if report.complete:
@@ -119,30 +123,36 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
             line = ask(prompt)
             if not line:  # end of input: everything entered is already saved
                 echo("")
-                echo(f"{len(game.deals)} deals saved in {path}")
+                echo(_saved_words(len(game.deals), path))
                 return 0
             outcome = _command(line, path, game, report, lang, echo)
             if outcome == "quit":
-                echo(f"{len(game.deals)} deals saved in {path}")
+                echo(_saved_words(len(game.deals), path))
                 return 0
             if outcome == "done":
                 seen = len(_load(path).deals)
                 continue
-            change = _saved(functools.partial(_add, path, line, game, gid), echo, "not recorded; type the row again")
+            change = _saved(functools.partial(_add, path, line, game, gid), echo,
+                            _("not recorded; type the row again"))
             if change is None:
                 continue
             seen = change.number
-            echo(f"✓ deal {change.number} saved")
+            echo(_("✓ deal {number} saved").format(number=change.number))
             echo(sheet_text(change.report, lang))
     except (KeyboardInterrupt, Interrupted):
         echo("")
-        echo(f"interrupted; {len(_load(path).deals)} deals saved in {path}; `kingsheet play` goes on from there")
+        echo(_("interrupted; {saved}; `kingsheet play` goes on from there").format(
+            saved=_saved_words(len(_load(path).deals), path)))
         return 130
+
+
+def _saved_words(n: int, path: Path) -> str:
+    return ngettext("{n} deal saved in {path}", "{n} deals saved in {path}", n).format(n=n, path=path)
 
 
 def _command(line: str, path: Path, game: GameFile, report: Report, lang: str, echo: Callable[..., Any]) -> str:
     """A table command: "quit", "done" (handled), or "" (not a command: a deal's row)."""
-    word, _, rest = line.strip().partition(" ")
+    word, _unused, rest = line.strip().partition(" ")
     word = word.casefold()
     if not word:
         return "done"
@@ -153,15 +163,16 @@ def _command(line: str, path: Path, game: GameFile, report: Report, lang: str, e
     elif word in ("show", "s", "лист"):
         echo(sheet_text(report, lang))
     elif word in ("check", "проверка"):
-        echo("all consistent" if report.ok else "\n".join(one_line(p.message) for p in report.problems))
+        echo(_("all consistent") if report.ok else "\n".join(one_line(p.message) for p in report.problems))
     elif word in ("settle", "расчёт", "расчет"):
         _settle(report, lang, echo)
     elif word in ("undo", "u", "отмена"):
         try:
             last = game.deals[-1] if game.deals else None
             change = undo_deal(path)
-            held = " ".join(str(c) for c in (last.points or ())) if last and last.points else "counts"
-            echo(f"removed deal {change.number} ({last.game if last else '?'}: {held})")
+            held = _held(last) if last else "?"
+            echo(_("removed deal {number} ({game}: {held})").format(
+                number=change.number, game=last.game if last else "?", held=held))
         except Unusable as exc:
             echo(f"✗ {exc}")
     elif word in ("edit", "e", "исправить"):
@@ -174,9 +185,9 @@ def _command(line: str, path: Path, game: GameFile, report: Report, lang: str, e
 def _edit(rest: str, path: Path, game: GameFile, echo: Callable[..., Any], lang: str) -> None:
     from kingsheet.files.changes import edit_deal
 
-    number, _, row = rest.strip().partition(" ")
+    number, _unused, row = rest.strip().partition(" ")
     if not number.isdigit() or not 1 <= int(number) <= len(game.deals):
-        echo(f"✗ edit which deal? edit N then the row, N from 1 to {len(game.deals)}")
+        echo("✗ " + _("edit which deal? edit N then the row, N from 1 to {last}").format(last=len(game.deals)))
         return
     old = game.deals[int(number) - 1]
 
@@ -187,10 +198,10 @@ def _edit(rest: str, path: Path, game: GameFile, echo: Callable[..., Any], lang:
                 fields[key] = getattr(old, key)
         return edit_deal(path, int(number), fields)
 
-    change = _saved(correct, echo, "not changed")
+    change = _saved(correct, echo, _("not changed"))
     if change is None:
         return
-    echo(f"✓ deal {change.number} corrected")
+    echo(_("✓ deal {number} corrected").format(number=change.number))
     echo(sheet_text(change.report, lang))
 
 
@@ -216,11 +227,11 @@ def _settle(report: Report, lang: str, echo: Callable[..., Any]) -> None:
     from kingsheet.render.money import settlement_text
 
     if report.problems:
-        echo("the sheet has problems: fix them first (check lists them)")
+        echo(_("the sheet has problems: fix them first (check lists them)"))
         return
     s = settlement_of(report)
     if s is None:
-        echo("✗ the game's [money] cannot be used")
+        echo("✗ " + _("the game's [money] cannot be used"))
         return
     echo(settlement_text(s, None, lang))
     if s.method == "pairwise":
@@ -233,9 +244,20 @@ def _settle(report: Report, lang: str, echo: Callable[..., Any]) -> None:
 def _the_end(path: Path, report: Report, lang: str, echo: Callable[..., Any]) -> None:
     """The last deal is written: the final sheet, the money, and how to print it."""
     echo(sheet_text(report, lang))
-    echo("the sheet is complete")
+    echo(_("the sheet is complete"))
     _settle(report, lang, echo)
-    echo(f"to print it: kingsheet export {path} -o {path.with_suffix('.pdf').name}")
+    echo(_("to print it: kingsheet export {path} -o {pdf}").format(path=path, pdf=path.with_suffix(".pdf").name))
+
+
+def _held(deal: Deal) -> str:
+    """What a removed row held: its points, or what each player took."""
+    from kingsheet.core.problems import num
+
+    if deal.points:
+        return " ".join(num(c) for c in deal.points)
+    if deal.taken:
+        return "; ".join(" ".join(f"{k}={v}" for k, v in t.items() if v) or "0" for t in deal.taken)
+    return "?"
 
 
 def _line_reader(path: Path) -> Callable[[str], str]:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kingsheet.core.game import GameFile, parse_taken
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
 from kingsheet.core.rules import Order, Rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
@@ -31,11 +32,10 @@ def deal_fields(game: GameFile, number: int, gid: str, points: Sequence[str], ta
     fields: dict[str, Any] = {"game": gid}
     if taken is not None:
         if points:
-            raise InputError("give the points or what each took, not both")
+            raise InputError(_("give the points or what each took, not both"))
         fields["taken"] = parse_taken_spec(taken, game.players)
     elif not points:
-        raise InputError("give the points in seating order (e.g. -4 0 -8 -4), or what each took "
-                         "(Аня: tricks=2; …)")
+        raise InputError(_("give the points in seating order (e.g. -4 0 -8 -4), or what each took (Аня: tricks=2; …)"))
     else:
         fields["points"] = parse_points(points, len(game.players))
     for key in ("declarer", "buyer", "orderer"):
@@ -45,7 +45,7 @@ def deal_fields(game: GameFile, number: int, gid: str, points: Sequence[str], ta
         value = extras.get(key)
         if isinstance(value, str):
             if not value.isdigit():
-                raise InputError(f"{key} must be a whole number, not '{value}'")
+                raise InputError(_("{key} must be a whole number, not '{value}'").format(key=key, value=value))
             value = int(value)
         if value is not None:
             fields[key] = value
@@ -78,9 +78,9 @@ def find_player(name: str, players: Sequence[str]) -> str:
         import difflib
 
         close = difflib.get_close_matches(key, [fold(p) for p in players], n=1, cutoff=0.6)
-        hint = f"; did you mean {players[[fold(p) for p in players].index(close[0])]}?" if close else ""
-        raise InputError(f"no player '{name}' at the table ({', '.join(players)}){hint}")
-    raise InputError(f"'{name}' could be {' or '.join(matches)}; type more of the name")
+        hint = _("; did you mean {name}?").format(name=players[[fold(p) for p in players].index(close[0])]) if close else ""
+        raise InputError(_("no player '{name}' at the table ({players}){hint}").format(name=name, players=', '.join(players), hint=hint))
+    raise InputError(_("'{name}' could be {matches}; type more of the name").format(name=name, matches=_(' or ').join(matches)))
 
 
 def parse_taken_spec(spec: str, players: Sequence[str]) -> list[dict[str, int]]:
@@ -90,28 +90,28 @@ def parse_taken_spec(spec: str, players: Sequence[str]) -> list[dict[str, int]]:
     for part in [p for p in spec.split(";") if p.strip()]:
         name, sep, rest = part.partition(":")
         if not sep:
-            raise TakenError(f"'{part.strip()}' needs a name and a colon, e.g. \"Аня: tricks=2 hearts=1\"")
+            raise TakenError(_('\'{value}\' needs a name and a colon, e.g. "Аня: tricks=2 hearts=1"').format(value=part.strip()))
         who = find_player(name.strip(), players)
         if who in seen:
-            raise TakenError(f"{who} is named twice")
+            raise TakenError(_("{who} is named twice").format(who=who))
         seen.add(who)
         counts: dict[str, Any] = {}
         for item in rest.replace(",", " ").split():
             key, eq, value = item.partition("=")
             if not eq:
-                raise TakenError(f"'{item}' should be key=count, e.g. tricks=2")
+                raise TakenError(_("'{item}' should be key=count, e.g. tricks=2").format(item=item))
             if fold(key) not in CATEGORY_ALIASES:
-                raise TakenError(f"unknown count '{key}' (tricks, hearts, boys, girls, king, last)")
+                raise TakenError(_("unknown count '{key}' (tricks, hearts, boys, girls, king, last)").format(key=key))
             try:
                 counts[key] = int(value)
             except ValueError:
-                raise TakenError(f"{who}'s {key} = '{value}' is not a whole number") from None
+                raise TakenError(_("{who}'s {key} = '{value}' is not a whole number").format(who=who, key=key, value=value)) from None
         parsed, err = parse_taken(counts, 0)
         if err or parsed is None:
             raise TakenError(f"{who}: {err}")
         out[players.index(who)] = parsed
     if not seen:
-        raise TakenError("no player's counts are given")
+        raise TakenError(_("no player's counts are given"))
     return out
 
 
@@ -121,9 +121,9 @@ def parse_points(values: Sequence[str], n: int) -> list[int]:
         try:
             points.append(int(v.replace("−", "-").replace("+", "")))
         except ValueError:
-            raise InputError(f"'{v}' is not a whole number of points") from None
+            raise InputError(_("'{value}' is not a whole number of points").format(value=v)) from None
     if len(points) != n:
-        raise InputError(f"{len(points)} points given for {n} players; write one per player in seating order")
+        raise InputError(_("{points} points given for {n} players; write one per player in seating order").format(points=len(points), n=n))
     return points
 
 

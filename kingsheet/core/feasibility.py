@@ -22,7 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.rules import Game, Kind, Rules
+from kingsheet.core.vocabulary import card_word, count_word
 
 
 @dataclass(frozen=True)
@@ -94,11 +96,11 @@ def _card_space(card_values: Mapping[str, int], n: int) -> _Space:
     Here a player's number is the signed cell itself (the ten of diamonds scores plus)."""
     classes = sorted(Counter(card_values.values()).items())
     weights, w = [], 1
-    for _, cnt in classes:
+    for _unused, cnt in classes:
         weights.append(w)
         w *= n * cnt + 1
     by_value: dict[int, list[int]] = defaultdict(list)
-    for xs in itertools.product(*(range(cnt + 1) for _, cnt in classes)):
+    for xs in itertools.product(*(range(cnt + 1) for _unused, cnt in classes)):
         value = sum(v * x for (v, _), x in zip(classes, xs))
         by_value[value].append(sum(wt * x for wt, x in zip(weights, xs)))
     total = sum(wt * cnt for wt, (_, cnt) in zip(weights, classes))
@@ -201,13 +203,13 @@ def _build_count_model(rules: Rules, game_id: str) -> _CountModel:
             sizes[sig] += 1
     groups = tuple(sorted(sizes.items()))
     weights, w = [], 1
-    for _, cnt in groups:
+    for _unused, cnt in groups:
         weights.append(w)
         w *= n * cnt + 1
     w_tricks = w
     w_last = w * (n * deck.tricks + 1)
     by_counts: dict[tuple[int, ...], list[tuple[int, int]]] = defaultdict(list)
-    for xs in itertools.product(*(range(cnt + 1) for _, cnt in groups)):
+    for xs in itertools.product(*(range(cnt + 1) for _unused, cnt in groups)):
         seen = tuple(sum(x for (sig, _), x in zip(groups, xs) if c in sig) for c in cats)
         by_counts[seen].append((sum(xs), sum(wt * x for wt, x in zip(weights, xs))))
     total = sum(wt * cnt for wt, (_, cnt) in zip(weights, groups))
@@ -261,7 +263,7 @@ def _counts_join(rules: Rules, game_id: str, rows: list[tuple[tuple[str, int], .
     return _join_codes(groups, total)
 
 
-def count_shortfall(rules: Rules, game_id: str, counts: Mapping[str, int], who: str) -> str | None:
+def count_shortfall(rules: Rules, game_id: str, counts: Mapping[str, int]) -> str | None:
     """Why one player's counts are impossible whatever the others took, naming the card or the
     tricks at fault; None when some share of the deck gives them."""
     game, deck, n = rules.games[game_id], rules.deck, rules.players
@@ -272,27 +274,29 @@ def count_shortfall(rules: Rules, game_id: str, counts: Mapping[str, int], who: 
     counted = (*model.cats, *(("tricks",) if tricks_known else ()), *(("last",) if last_known else ()))
     for cat in counted:
         if counts.get(cat, 0) > deck.count(cat):
-            return f"{who}'s {cat} cannot be {counts[cat]}: the deal holds {deck.count(cat)}"
+            return _("{what} {count}, but the deal holds only {held}").format(
+                what=count_word(cat), count=counts[cat], held=deck.count(cat))
     if tricks_known and last_known and lt > t:
-        return f"{who} took {lt} of the last tricks but only {t} tricks"
+        return ngettext("{last} of the last tricks, but only {tricks} trick in all",
+                        "{last} of the last tricks, but only {tricks} tricks in all", t).format(last=lt, tricks=t)
     held = [c for c in model.cats if counts.get(c, 0)]
     if tricks_known and t == 0 and held:
-        return f"{who} took no tricks, so {who}'s {held[0]} cannot be {counts[held[0]]}"
+        return _("no tricks taken, so {what} cannot be {count}").format(
+            what=count_word(held[0]), count=counts[held[0]])
     if counts.get("king", 0):
-        for cat, why in (("hearts", "the King is a heart"), ("boys", "the King is a boy under these rules")):
+        for cat, why in (("hearts", _("the King is a heart")), ("boys", _("the King is a boy under these rules"))):
             if cat in model.cats and deck.is_in("KH", cat) and counts.get(cat, 0) == 0:
-                return f"{why}, so {who}'s {cat} cannot be 0"
+                return _("{why}, so {what} cannot be 0").format(why=why, what=count_word(cat))
     choices = model.by_counts.get(tuple(counts.get(c, 0) for c in model.cats))
     if not choices:
-        shown = ", ".join(f"{c} {counts.get(c, 0)}" for c in model.cats)
-        return f"no cards of the deck give {who} {shown} together (Q♥, J♥ and K♥ count twice)"
-    fewest = min(cards for cards, _ in choices)
+        shown = ", ".join(f"{count_word(c)} {counts.get(c, 0)}" for c in model.cats)
+        return _("no cards of the deck give {shown} together (Q♥, J♥ and K♥ count twice)").format(shown=shown)
+    fewest = min(cards for cards, _choice in choices)
     if tricks_known and fewest > n * t:
-        return f"{who}'s {t} trick(s) hold {n * t} cards, fewer than the {fewest} these counts need"
+        return ngettext("{tricks} trick holds {cards} cards, fewer than the {need} these counts need",
+                        "{tricks} tricks hold {cards} cards, fewer than the {need} these counts need",
+                        t).format(tricks=t, cards=n * t, need=fewest)
     return None
-
-
-_CARD_WORDS = {"hearts": "a heart", "boys": "a boy", "girls": "a girl", "king": "the King"}
 
 
 def count_conflict(rules: Rules, game_id: str, taken: Sequence[Mapping[str, int]]) -> str:
@@ -307,11 +311,12 @@ def count_conflict(rules: Rules, game_id: str, taken: Sequence[Mapping[str, int]
         if room < size:
             cards = [_card_name(c) for c in rules.deck.cards if tuple(k for k in model.cats
                                                                       if rules.deck.is_in(c, k)) == sig]
-            what = " and ".join(_CARD_WORDS[c] for c in sig)
-            return (f"{', '.join(cards)} {'is' if len(cards) == 1 else 'are'} {what}, but the players' "
-                    f"counts leave room for {room} such card(s), not {size}")
-    return (f"no split of the cards into tricks of {rules.players} gives these counts together "
-            "(Q♥, J♥ and K♥ count twice)")
+            what = _(" and ").join(card_word(c) for c in sig)
+            return ngettext("{cards}: {what}, but the players' counts leave room for {room} such card, not {size}",
+                            "{cards}: {what}, but the players' counts leave room for {room} such cards, not {size}",
+                            room).format(cards=", ".join(cards), what=what, room=room, size=size)
+    return _("no split of the cards into tricks of {players} gives these counts together "
+             "(Q♥, J♥ and K♥ count twice)").format(players=rules.players)
 
 
 def _card_name(card: str) -> str:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError, Problem, hidden, one_line
 from kingsheet.core.rules import Kind, Order, Rules, RulesError, Turn, is_template_path, load_rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
@@ -76,10 +77,10 @@ class GameFile:
         """Who is on turn at deal ``number``, as a prompt says it: ", Боря declares"; '' for none."""
         who = self.on_turn(number)
         if game_id is None:
-            return f", {who} orders"
+            return _(", {who} orders").format(who=who)
         if self.rules.games[game_id].kind is not Kind.TRUMPS:
             return ""
-        return f", {who} opens the auction" if self.rules.declares is Turn.AUCTION else f", {who} declares"
+        return _(", {who} opens the auction").format(who=who) if self.rules.declares is Turn.AUCTION else _(", {who} declares").format(who=who)
 
     def with_turn(self, fields: dict[str, Any], number: int) -> dict[str, Any]:
         """The fields of deal ``number`` with its declarer and orderer filled in from the turn where
@@ -107,13 +108,13 @@ MAX_DEALS_TO_LIMIT = 500
 def text_problem(value: Any, field: str) -> str | None:
     """Why ``value`` cannot stand as the text of ``field``, or None."""
     if not isinstance(value, str):
-        return f"{field} must be text, not {type(value).__name__} {one_line(repr(value), 40)}"
+        return _("{field} must be text, not {name} {value}").format(field=field, name=type(value).__name__, value=one_line(repr(value), 40))
     bad = next((ch for ch in value if hidden(ch)), None)
     if bad is not None:
-        return f"{field} '{one_line(value, 40)}' has a control character (U+{ord(bad):04X})"
+        return _("{field} '{value}' has a control character (U+{bad:04X})").format(field=field, value=one_line(value, 40), bad=ord(bad))
     limit = TEXT_LIMITS.get(field, 200)
     if len(value) > limit:
-        return f"{field} is {len(value)} characters long; at most {limit}"
+        return _("{field} is {value} characters long; at most {limit}").format(field=field, value=len(value), limit=limit)
     return None
 
 
@@ -132,53 +133,53 @@ def max_deals(rules: Rules) -> int:
 
 def _problem(deal: int, code: str, message: str, game: str | None = None, player: str | None = None,
              expected: Any = None, actual: Any = None) -> Problem:
-    return Problem(code, deal, game, player, expected, actual, f"deal {deal}: {message}")
+    return Problem(code, deal, game, player, expected, actual, _("deal {deal}: {message}").format(deal=deal, message=message))
 
 
 def parse_taken(entry: Any, number: int) -> tuple[dict[str, int] | None, str | None]:
     """One player's counts: {tricks = 2, hearts = 1}; keys in English or Russian."""
     if not isinstance(entry, dict):
-        return None, f"each entry of taken must be a table like {{ tricks = 2 }}, not {entry!r}"
+        return None, _("each entry of taken must be a table like {{ tricks = 2 }}, not {entry!r}").format(entry=entry)
     out: dict[str, int] = {}
     for key, value in entry.items():
         cat = CATEGORY_ALIASES.get(fold(str(key)))
         if cat is None:
-            return None, f"unknown count key '{key}' (use tricks, hearts, boys, girls, king, last)"
+            return None, _("unknown count key '{key}' (use tricks, hearts, boys, girls, king, last)").format(key=key)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            return None, f"count {key} = {value!r} is not a whole number ≥ 0"
+            return None, _("count {key} = {value!r} is not a whole number ≥ 0").format(key=key, value=value)
         out[cat] = out.get(cat, 0) + value
     return out, None
 
 
 def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | None, list[Problem]]:
     if not isinstance(raw, dict):
-        return None, [_problem(number, "bad-deal", "is not a table")]
+        return None, [_problem(number, "bad-deal", _("is not a table"))]
     problems: list[Problem] = []
     unknown = sorted(set(raw) - DEAL_KEYS)
     if unknown:
-        problems.append(_problem(number, "unknown-key", f"unknown key {', '.join(unknown)}"))
+        problems.append(_problem(number, "unknown-key", _("unknown key {unknown}").format(unknown=', '.join(unknown))))
     game = raw.get("game")
     if not isinstance(game, str) or not game.strip():
-        return None, [*problems, _problem(number, "unknown-game", "has no game")]
+        return None, [*problems, _problem(number, "unknown-game", _("has no game"))]
     n = len(players)
     points = taken = None
     if "points" in raw and "taken" in raw:
-        problems.append(_problem(number, "bad-deal", "has both points and taken; keep one"))
+        problems.append(_problem(number, "bad-deal", _("has both points and taken; keep one")))
     elif "points" in raw:
         pts = raw["points"]
         if not isinstance(pts, list) or any(isinstance(p, bool) or not isinstance(p, int) for p in pts):
-            problems.append(_problem(number, "bad-deal", "points must be a list of whole numbers"))
+            problems.append(_problem(number, "bad-deal", _("points must be a list of whole numbers")))
         elif len(pts) != n:
-            problems.append(_problem(number, "cell-count", f"has {len(pts)} cells for {n} players",
+            problems.append(_problem(number, "cell-count", _("has {pts} cells for {n} players").format(pts=len(pts), n=n),
                                      expected=n, actual=len(pts)))
         else:
             points = tuple(pts)
     elif "taken" in raw:
         tk = raw["taken"]
         if not isinstance(tk, list):
-            problems.append(_problem(number, "bad-deal", "taken must be a list, one table per player"))
+            problems.append(_problem(number, "bad-deal", _("taken must be a list, one table per player")))
         elif len(tk) != n:
-            problems.append(_problem(number, "cell-count", f"has {len(tk)} entries in taken for {n} players",
+            problems.append(_problem(number, "cell-count", _("has {tk} entries in taken for {n} players").format(tk=len(tk), n=n),
                                      expected=n, actual=len(tk)))
         else:
             parsed = [parse_taken(e, number) for e in tk]
@@ -188,7 +189,7 @@ def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | 
             else:
                 taken = tuple(p for p, _ in parsed if p is not None)
     else:
-        problems.append(_problem(number, "bad-deal", "has neither points nor taken"))
+        problems.append(_problem(number, "bad-deal", _("has neither points nor taken")))
     people = {}
     for key in ("orderer", "declarer", "buyer"):
         who = raw.get(key)
@@ -196,7 +197,7 @@ def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | 
             continue
         if who not in players:
             problems.append(_problem(number, key if key != "buyer" else "declarer",
-                                     f"{key} '{who}' is not at the table", player=None))
+                                     _("{key} '{who}' is not at the table").format(key=key, who=who), player=None))
             continue
         people[key] = who
     ints = {}
@@ -205,7 +206,7 @@ def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | 
         if val is None:
             continue
         if isinstance(val, bool) or not isinstance(val, int) or val < 0:
-            problems.append(_problem(number, "bad-deal", f"{key} must be a whole number ≥ 0, not {val!r}"))
+            problems.append(_problem(number, "bad-deal", _("{key} must be a whole number ≥ 0, not {val!r}").format(key=key, val=val)))
             continue
         ints[key] = val
     text = {}
@@ -227,7 +228,7 @@ def parse_options(raw: Any) -> dict[str, str]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
-        raise InputError("[options] must be a table, e.g. boys = \"jacks\"")
+        raise InputError(_('[options] must be a table, e.g. boys = "jacks"'))
     return {str(k): str(v) for k, v in raw.items()}
 
 
@@ -236,20 +237,20 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
     """A game from the file's data (TOML, or what an importer read from a sheet)."""
     unknown = sorted(set(raw) - FILE_KEYS)
     if unknown:
-        raise InputError(f"{where}: unknown key {', '.join(unknown)}")
+        raise InputError(_("{where}: unknown key {unknown}").format(where=where, unknown=', '.join(unknown)))
     fmt = raw.get("format", FORMAT)
     if fmt != FORMAT:
-        raise InputError(f"{where}: format {fmt!r} is not supported by this kingsheet (it reads format {FORMAT})")
+        raise InputError(_("{where}: format {fmt!r} is not supported by this kingsheet (it reads format {FORMAT})").format(where=where, fmt=fmt, FORMAT=FORMAT))
     ref = raw.get("rules")
     if ref is None:
-        raise InputError(f"{where}: missing rules = \"<template id>\"")
+        raise InputError(_('{where}: missing rules = "<template id>"').format(where=where))
     ref = checked_text(ref, "rules", where)
     players = raw.get("players")
     if not isinstance(players, list) or not players or not all(isinstance(p, str) and p.strip() for p in players):
-        raise InputError(f"{where}: players must be a list of names")
+        raise InputError(_("{where}: players must be a list of names").format(where=where))
     players_t = tuple(checked_text(p.strip(), "player", where) for p in players)
     if len(set(players_t)) != len(players_t):
-        raise InputError(f"{where}: a player's name appears twice")
+        raise InputError(_("{where}: a player's name appears twice").format(where=where))
     template_ref = ref
     if is_template_path(ref) and base_dir and not Path(ref).is_absolute():
         template_ref = str(base_dir / ref)
@@ -258,19 +259,18 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
     except RulesError as exc:
         raise InputError(f"{where}: {exc}") from None
     if len(players_t) != rules.players:
-        raise InputError(f"{where}: {rules.id} is for {rules.players} players, the file has {len(players_t)}")
+        raise InputError(_("{where}: {id} is for {players} players, the file has {players_t}").format(where=where, id=rules.id, players=rules.players, players_t=len(players_t)))
     first = raw.get("first_dealer")
     if first is not None:
-        first = checked_text(first, "player", f"{where}: first_dealer")
+        first = checked_text(first, "player", _("{where}: first_dealer").format(where=where))
     if first is not None and first not in players_t:
-        raise InputError(f"{where}: first_dealer '{first}' is not at the table")
+        raise InputError(_("{where}: first_dealer '{first}' is not at the table").format(where=where, first=first))
     money = _money_header(raw.get("money", {}), where)
     deals_raw = raw.get("deals", [])
     if not isinstance(deals_raw, list):
-        raise InputError(f"{where}: deals must be an array of tables ([[deals]])")
+        raise InputError(_("{where}: deals must be an array of tables ([[deals]])").format(where=where))
     if len(deals_raw) > max_deals(rules):
-        raise InputError(f"{where}: {len(deals_raw)} deals, far more than {rules.id} has "
-                         f"({len(rules.slots) or 'a game to a limit'}); at most {max_deals(rules)} are read")
+        raise InputError(_("{where}: {deals_raw} deals, far more than {id} has ({value}); at most {rules} are read").format(where=where, deals_raw=len(deals_raw), id=rules.id, value=len(rules.slots) or _('a game to a limit'), rules=max_deals(rules)))
     deals: list[Deal] = []
     problems: list[Problem] = []
     for i, d in enumerate(deals_raw, start=1):
@@ -292,15 +292,15 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
 def _money_header(money: Any, where: str) -> dict[str, Any]:
     """[money]: stake (text or a number), currency and method, each checked as text."""
     if not isinstance(money, dict):
-        raise InputError(f"{where}: [money] must be a table")
+        raise InputError(_("{where}: [money] must be a table").format(where=where))
     unknown = sorted(set(money) - set(MONEY_KEYS))
     if unknown:
-        raise InputError(f"{where}: [money] has unknown key {', '.join(unknown)} (known: {', '.join(MONEY_KEYS)})")
+        raise InputError(_("{where}: [money] has unknown key {unknown} (known: {MONEY_KEYS})").format(where=where, unknown=', '.join(unknown), MONEY_KEYS=', '.join(MONEY_KEYS)))
     out = dict(money)
     stake = out.get("stake")
     if isinstance(stake, (int, float)) and not isinstance(stake, bool):
         out["stake"] = str(stake)
     for key in MONEY_KEYS:
         if key in out:
-            checked_text(out[key], key, f"{where}: [money]")
+            checked_text(out[key], key, _("{where}: [money]").format(where=where))
     return out

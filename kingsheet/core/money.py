@@ -15,6 +15,7 @@ from decimal import ROUND_FLOOR, Decimal, Inexact, InvalidOperation, localcontex
 from typing import Any
 
 from kingsheet.core.game import text_problem
+from kingsheet.core.i18n import _, language
 from kingsheet.core.problems import InputError, one_line
 from kingsheet.core.report import Report
 
@@ -106,13 +107,13 @@ def parse_decimal(text: str, what: str, limit: Decimal = MAX_TOTAL) -> Decimal:
     try:
         value = Decimal(str(text).strip().replace(",", ".").replace("−", "-"))
     except InvalidOperation:
-        raise InputError(f"{what} '{shown}' is not a number") from None
+        raise InputError(_("{what} '{shown}' is not a number").format(what=what, shown=shown)) from None
     if not value.is_finite():
-        raise InputError(f"{what} '{shown}' is not a number")
+        raise InputError(_("{what} '{shown}' is not a number").format(what=what, shown=shown))
     if abs(value) > limit:
-        raise InputError(f"{what} '{shown}' is too large; at most {money_str(limit)}")
+        raise InputError(_("{what} '{shown}' is too large; at most {limit}").format(what=what, shown=shown, limit=money_str(limit)))
     if value != 0 and value.as_tuple().exponent < -MAX_PLACES:  # type: ignore[operator]
-        raise InputError(f"{what} '{shown}' has more than {MAX_PLACES} decimal places")
+        raise InputError(_("{what} '{shown}' has more than {MAX_PLACES} decimal places").format(what=what, shown=shown, MAX_PLACES=MAX_PLACES))
     return value + 0  # a plain value: no "-0"
 
 
@@ -120,17 +121,17 @@ def parse_stake(text: str | None, currency: str) -> Decimal:
     if text is None:
         return Decimal(1)
     if isinstance(text, float):
-        raise InputError("stake must be a decimal string such as \"0.50\", not a float")
+        raise InputError(_('stake must be a decimal string such as "0.50", not a float'))
     stake = parse_decimal(str(text), "stake", MAX_STAKE)
     if stake <= 0:
-        raise InputError(f"stake must be above zero, not {text}")
+        raise InputError(_("stake must be above zero, not {text}").format(text=text))
     return stake
 
 
 def check_currency(code: str | None) -> str:
     code = (code or "RUB").strip().upper()
     if code not in CURRENCIES:
-        raise InputError(f"unknown currency code '{code}' (known: {', '.join(sorted(CURRENCIES))})")
+        raise InputError(_("unknown currency code '{code}' (known: {CURRENCIES})").format(code=code, CURRENCIES=', '.join(sorted(CURRENCIES))))
     return code
 
 
@@ -139,24 +140,24 @@ def parse_totals(text: str) -> dict[str, Decimal]:
     out: dict[str, Decimal] = {}
     parts = [p for p in text.replace(";", ",").split(",") if p.strip()]
     if not parts:
-        raise InputError("the totals are empty; write them as \"Аня=100,Боря=70,Вася=65,Галя=-20\"")
+        raise InputError(_('the totals are empty; write them as "Аня=100,Боря=70,Вася=65,Галя=-20"'))
     for part in parts:
         name, sep, value = part.partition("=")
         name = name.strip()
         if not sep:
-            raise InputError(f"'{part.strip()}' has no '='; write name=points")
+            raise InputError(_("'{value}' has no '='; write name=points").format(value=part.strip()))
         if not name:
-            raise InputError(f"'{part.strip()}' has no name before '='")
+            raise InputError(_("'{value}' has no name before '='").format(value=part.strip()))
         if name in out:
-            raise InputError(f"{name} appears twice")
+            raise InputError(_("{name} appears twice").format(name=name))
         why = text_problem(name, "player")
         if why:
             raise InputError(why)
-        out[name] = parse_decimal(value, f"{name}'s total")
+        out[name] = parse_decimal(value, _("{name}'s total").format(name=name))
     if len(out) < 2:
-        raise InputError("settling needs at least two players")
+        raise InputError(_("settling needs at least two players"))
     if len(out) > MAX_PLAYERS:
-        raise InputError(f"{len(out)} players; an evening is settled for at most {MAX_PLAYERS}")
+        raise InputError(_("{out} players; an evening is settled for at most {MAX_PLAYERS}").format(out=len(out), MAX_PLAYERS=MAX_PLAYERS))
     return out
 
 
@@ -247,17 +248,16 @@ def settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str = 
 def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, method: str, pot_mean: bool,
             round_to: Decimal | None) -> Settlement:
     if method not in METHODS:
-        raise InputError(f"method must be pairwise or pot, not '{method}'")
+        raise InputError(_("method must be pairwise or pot, not '{method}'").format(method=method))
     currency = check_currency(currency)
     tot = {p: Decimal(v) for p, v in totals.items()}
     n = len(tot)
     if n < 2:
-        raise InputError("settling needs at least two players")
+        raise InputError(_("settling needs at least two players"))
     if n > MAX_PLAYERS:
-        raise InputError(f"{n} players; an evening is settled for at most {MAX_PLAYERS}")
+        raise InputError(_("{n} players; an evening is settled for at most {MAX_PLAYERS}").format(n=n, MAX_PLAYERS=MAX_PLAYERS))
     if not (0 < stake <= MAX_STAKE) or any(abs(v) > MAX_TOTAL for v in tot.values()):
-        raise InputError(f"the stake must be above 0 and at most {money_str(MAX_STAKE)}, and each total within "
-                         f"±{money_str(MAX_TOTAL)}")
+        raise InputError(_("the stake must be above 0 and at most {MAX_STAKE}, and each total within ±{MAX_TOTAL}").format(MAX_STAKE=money_str(MAX_STAKE), MAX_TOTAL=money_str(MAX_TOTAL)))
     grand = sum(tot.values(), Decimal(0))
     notes: list[str] = []
     q = _quantum(currency)
@@ -265,12 +265,11 @@ def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, 
     if method == "pot":
         if grand != 0 and not pot_mean:
             raise InputError(
-                f"the totals sum to {grand}, not zero, so a pot does not balance; "
-                "settle pairwise, or the pot against the mean")
+                _("the totals sum to {grand}, not zero, so a pot does not balance; settle pairwise, " "or the pot against the mean").format(grand=grand))
         mean = grand / n
         raw = {p: (v - mean) * stake for p, v in tot.items()}
         if grand != 0:
-            notes.append(f"settled against the mean ИТОГО {mean.normalize()}: the totals sum to {grand}")
+            notes.append(_("settled against the mean ИТОГО {value}: the totals sum to {grand}").format(value=mean.normalize(), grand=grand))
     else:
         raw = {p: (n * v - grand) * stake for p, v in tot.items()}
         names = list(tot)
@@ -292,35 +291,48 @@ def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, 
             balances[t.payer] -= t.amount
         balances = {p: v.quantize(q) + 0 for p, v in balances.items()}
         if not exact_pairs:
-            notes.append(f"each pair's debt rounded to {money_str(q)} {currency}; a balance is the sum of its pairs")
+            notes.append(_("each pair's debt rounded to {q} {currency}; a balance is the sum of its pairs").format(q=money_str(q), currency=currency))
     elif all(v == v.quantize(q) for v in raw.values()):
         balances = {p: v.quantize(q) + 0 for p, v in raw.items()}
     else:
         balances = round_keeping_zero(raw, q)
-        notes.append(f"balances rounded to {q} {currency} by largest remainder; ties to the first seated")
+        notes.append(_("balances rounded to {q} {currency} by largest remainder; ties to the first seated").format(q=q, currency=currency))
     settled = balances
     if round_to is not None:
         if round_to <= 0:
-            raise InputError(f"the rounding step must be above zero, not {money_str(round_to)}")
+            raise InputError(_("the rounding step must be above zero, not {round_to}").format(round_to=money_str(round_to)))
         if round_to % q != 0:
-            raise InputError(f"the rounding step {money_str(round_to)} is not a whole number of {money_str(q)} {currency}")
+            raise InputError(_("the rounding step {round_to} is not a whole number of {q} {currency}").format(round_to=money_str(round_to), q=money_str(q), currency=currency))
         settled = round_keeping_zero(balances, round_to)
-        notes.append(f"transfers rounded to {money_str(round_to)} {currency} by largest remainder "
-                     "(everyone rounded down, the rest to the largest remainders, ties to the first seated); "
-                     "the balances still sum to zero")
+        notes.append(_("transfers rounded to {round_to} {currency} by largest remainder (everyone " "rounded down, the rest to the largest remainders, ties to the first seated); the " "balances still sum to zero").format(round_to=money_str(round_to), currency=currency))
     transfers, exact = _fewest(settled)
     if not exact:
-        notes.append(f"more than {EXACT_LIMIT} players: transfers by the greedy rule, perhaps not the fewest")
+        notes.append(_("more than {EXACT_LIMIT} players: transfers by the greedy rule, perhaps not the fewest").format(EXACT_LIMIT=EXACT_LIMIT))
     return Settlement(method, stake, currency, tot, balances, tuple(pairs), tuple(transfers), settled, round_to,
                       exact, tuple(notes))
 
 
 def fmt_money(amount: Decimal, s: Settlement) -> str:
+    """An amount as the players read it: «1 234,50 ₽» in Russian, «1,234.50 ₽» in English; whole
+    amounts without the kopecks («185 ₽»)."""
     q = _quantum(s.currency)
-    text = f"{amount.quantize(q):,}".replace(",", "\u202f")
+    text = f"{amount.quantize(q):,}"
     if text.endswith(".00"):
         text = text[:-3]
-    return f"{text} {s.symbol}"
+    return f"{local_number(text)} {s.symbol}"
+
+
+def local_number(text: str) -> str:
+    """A number written the English way ("1,234.5") as the active language writes it: in Russian the
+    decimal comma and a narrow space between thousands ("1 234,5")."""
+    if language() != "ru":
+        return text
+    return text.replace(",", "\u202f").replace(".", ",")
+
+
+def local_decimal(value: Decimal) -> str:
+    """A stake or a step as written ("0.50" → «0,50» in Russian), never an exponent."""
+    return local_number(money_str(value) if value == value.to_integral_value() else format(value, "f"))
 
 
 class Disagreement(InputError):
@@ -353,8 +365,7 @@ def combine_games(reports: Sequence[tuple[str, Report]]) -> tuple[dict[str, Deci
     tables = {frozenset(r.game.players) for _, r in reports}
     if len(tables) > 1:
         sets = "; ".join(", ".join(r.game.players) + f" ({name})" for name, r in reports)
-        raise InputError(f"the files are not one table: {sets}. Settling people who never sat together is a "
-                         "mistake; settle each table's files separately")
+        raise InputError(_("the files are not one table: {sets}. Settling people who never sat together is a " "mistake; settle each table's files separately").format(sets=sets))
     for name, report in reports:
         while name in columns:
             name += "'"
@@ -365,7 +376,7 @@ def combine_games(reports: Sequence[tuple[str, Report]]) -> tuple[dict[str, Deci
     for key in ("stake", "currency", "method"):
         values = {str(r.game.money[key]) for _, r in reports if key in r.game.money}
         if len(values) > 1:
-            raise Disagreement(key, f"the files disagree on {key} ({', '.join(sorted(values))})")
+            raise Disagreement(key, _("the files disagree on {key} ({values})").format(key=key, values=', '.join(sorted(values))))
         if values:
             money[key] = values.pop()
     return summed, columns, money

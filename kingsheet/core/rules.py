@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import num as num_text
 from kingsheet.core.problems import one_line
 from kingsheet.core.tomltext import TomlProblem, parse
@@ -278,8 +279,7 @@ def _card_list(ranks: list[str], remove: list[str], where: str = "template") -> 
     cards = [r + s for s in SUITS for r in ranks]
     missing = [c for c in remove if c not in cards]
     if missing:
-        raise RulesError(f"{where}: deck.remove names cards the deck does not hold: {', '.join(missing)} "
-                         "(a card is its rank and suit: 7S, 10H, AC)")
+        raise RulesError(_("{where}: deck.remove names cards the deck does not hold: {missing} (a card is " "its rank and suit: 7S, 10H, AC)").format(where=where, missing=', '.join(missing)))
     return tuple(c for c in cards if c not in remove)
 
 
@@ -289,15 +289,15 @@ def _pick(value: Any, option: str, options: Mapping[str, str], where: str) -> An
         return value
     choice = options.get(option)
     if choice is None:
-        raise RulesError(f"{where} depends on option '{option}', which the template does not have")
+        raise RulesError(_("{where} depends on option '{option}', which the template does not have").format(where=where, option=option))
     if choice not in value:
-        raise RulesError(f"{where} has no value for {option} = {choice}")
+        raise RulesError(_("{where} has no value for {option} = {choice}").format(where=where, option=option, choice=choice))
     return value[choice]
 
 
 def _positive_int(value: Any, where: str, zero: bool = False) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < (0 if zero else 1):
-        raise RulesError(f"{where} must be a {'non-negative' if zero else 'positive'} whole number, not {value!r}")
+        raise RulesError((_("{where} must be a whole number ≥ 0, not {value!r}") if zero else _("{where} must be a whole number above zero, not {value!r}")).format(where=where, value=value))
     return value
 
 
@@ -305,45 +305,44 @@ def read_template(text: str, path: Path | None = None) -> Template:
     """Parse a template file's text; structural mistakes raise RulesError naming the key."""
     where = path.name if path else "template"
     if len(text.encode("utf-8")) > MAX_TEMPLATE_BYTES:
-        raise RulesError(f"{where}: larger than {MAX_TEMPLATE_BYTES // 1024} KiB; not a template")
+        raise RulesError(_("{where}: larger than {value} KiB; not a template").format(where=where, value=MAX_TEMPLATE_BYTES // 1024))
     try:
         raw = parse(text)
     except TomlProblem as exc:
         raise RulesError(f"{where}: {exc}") from None
     unknown = sorted(set(raw) - TEMPLATE_KEYS)
     if unknown:
-        raise RulesError(f"{where}: unknown key {', '.join(unknown)}")
+        raise RulesError(_("{where}: unknown key {unknown}").format(where=where, unknown=', '.join(unknown)))
     return template_from_raw(raw, where, path)
 
 
 def template_from_raw(raw: dict[str, Any], where: str, path: Path | None = None) -> Template:
     for key in ("id", "players", "deck", "units", "stages"):
         if key not in raw:
-            raise RulesError(f"{where}: missing key '{key}'")
+            raise RulesError(_("{where}: missing key '{key}'").format(where=where, key=key))
     if raw.get("format", 1) != 1:
-        raise RulesError(f"{where}: format {raw.get('format')!r} is not supported (expected 1)")
-    players = _positive_int(raw["players"], f"{where}: players")
+        raise RulesError(_("{where}: format {value!r} is not supported (expected 1)").format(where=where, value=raw.get('format')))
+    players = _positive_int(raw["players"], _("{where}: players").format(where=where))
     if not 2 <= players <= 8:
-        raise RulesError(f"{where}: players must be 2 to 8, not {players}")
+        raise RulesError(_("{where}: players must be 2 to 8, not {players}").format(where=where, players=players))
     order = raw.get("order", "fixed")
     if order not in ORDERS:
-        raise RulesError(f"{where}: order must be one of {', '.join(ORDERS)}, not {order!r}")
+        raise RulesError(_("{where}: order must be one of {ORDERS}, not {order!r}").format(where=where, ORDERS=', '.join(ORDERS), order=order))
     options = raw.get("options", {})
     if not isinstance(options, dict):
-        raise RulesError(f"{where}: options must be tables like [options.boys]")
+        raise RulesError(_("{where}: options must be tables like [options.boys]").format(where=where))
     for key, spec in options.items():
         if not isinstance(spec, dict) or not isinstance(spec.get("choices"), list) or not spec["choices"] \
                 or "default" not in spec:
-            raise RulesError(f"{where}: options.{key} needs choices = [\"…\", …] and default = \"…\"")
+            raise RulesError(_('{where}: options.{key} needs choices = ["…", …] and default = "…"').format(where=where, key=key))
     combinations = math.prod(len(spec["choices"]) for spec in options.values())
     if combinations > MAX_OPTION_COMBINATIONS:
-        raise RulesError(f"{where}: the options make {combinations:,} combinations; at most "
-                         f"{MAX_OPTION_COMBINATIONS} are checked, so use fewer options or choices")
+        raise RulesError(_("{where}: the options make {combinations:,} combinations; at most " "{MAX_OPTION_COMBINATIONS} are checked, so use fewer options or choices").format(where=where, combinations=combinations, MAX_OPTION_COMBINATIONS=MAX_OPTION_COMBINATIONS))
     if not isinstance(raw["stages"], list) or not all(isinstance(st, dict) for st in raw["stages"]):
-        raise RulesError(f"{where}: stages must be [[stages]] tables, each with deals = [...]")
+        raise RulesError(_("{where}: stages must be [[stages]] tables, each with deals = [...]").format(where=where))
     for key in ("deck", "units"):
         if not isinstance(raw[key], dict):
-            raise RulesError(f"{where}: {key} must be a table ([{key}])")
+            raise RulesError(_("{where}: {key} must be a table ([{key}])").format(where=where, key=key))
     name = raw.get("name", {"ru": raw["id"]})
     if isinstance(name, str):
         name = {"ru": name, "en": name}
@@ -365,11 +364,11 @@ def template_path(ref: str) -> Path:
     """Where a rules reference's template lives; RulesError when there is none."""
     path = Path(ref) if is_template_path(ref) else template_dir() / f"{ref}.toml"
     if path.exists() and not path.is_file():
-        raise RulesError(f"template {ref} is not a regular file (a folder, a device or a pipe)")
+        raise RulesError(_("template {ref} is not a regular file (a folder, a device or a pipe)").format(ref=ref))
     if not path.is_file():
         if is_template_path(ref):
-            raise RulesError(f"template file {ref} not found")
-        raise RulesError(f"unknown rules '{ref}'; known: {', '.join(template_ids())}")
+            raise RulesError(_("template file {ref} not found").format(ref=ref))
+        raise RulesError(_("unknown rules '{ref}'; known: {value}").format(ref=ref, value=', '.join(template_ids())))
     return path
 
 
@@ -378,7 +377,7 @@ def _stamp(path: Path) -> tuple[int, int]:
     try:
         st = path.stat()
     except OSError as exc:
-        raise RulesError(f"cannot read template {path}: {exc.strerror}") from None
+        raise RulesError(_("cannot read template {path}: {strerror}").format(path=path, strerror=exc.strerror)) from None
     return st.st_mtime_ns, st.st_size
 
 
@@ -399,47 +398,47 @@ def load_template(ref: str) -> Template:
                 data = fh.read(MAX_TEMPLATE_BYTES + 1)
             text = data.decode("utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
-            raise RulesError(f"cannot read template {ref}: {exc}") from None
+            raise RulesError(_("cannot read template {ref}: {exc}").format(ref=ref, exc=exc)) from None
         _TEMPLATES[key] = replace(read_template(text, path), stamp=key[1:])
     return _TEMPLATES[key]
 
 
 def _expand_deals(entries: Any, options: Mapping[str, str], where: str) -> list[str]:
     if not isinstance(entries, list):
-        raise RulesError(f"{where}: deals must be a list")
+        raise RulesError(_("{where}: deals must be a list").format(where=where))
     out: list[str] = []
     for entry in entries:
         count = 1
         if isinstance(entry, str):
-            game, _, times = entry.partition("*")
+            game, _unused, times = entry.partition("*")
             if times:
                 if not times.isdigit() or len(times) > 4:
-                    raise RulesError(f"{where}: bad repeat in {entry!r} (a game id, then *N with N ≤ {MAX_DEALS})")
+                    raise RulesError(_("{where}: bad repeat in {entry!r} (a game id, then *N with N ≤ {MAX_DEALS})").format(where=where, entry=entry, MAX_DEALS=MAX_DEALS))
                 count = int(times)
         elif isinstance(entry, dict):
             extra = set(entry) - {"game", "count", "when"}
             if extra or "game" not in entry:
-                raise RulesError(f"{where}: a deal entry takes game, count, when; got {sorted(entry)}")
+                raise RulesError(_("{where}: a deal entry takes game, count, when; got {entry}").format(where=where, entry=sorted(entry)))
             game = entry["game"]
-            count = _positive_int(entry.get("count", 1), f"{where}: count", zero=True)
+            count = _positive_int(entry.get("count", 1), _("{where}: count").format(where=where), zero=True)
             if count > MAX_DEALS:
-                raise RulesError(f"{where}: count {count} is more than {MAX_DEALS} deals")
+                raise RulesError(_("{where}: count {count} is more than {MAX_DEALS} deals").format(where=where, count=count, MAX_DEALS=MAX_DEALS))
             when = entry.get("when")
             if when is not None:
-                opt, _, val = str(when).partition("=")
+                opt, _unused, val = str(when).partition("=")
                 if opt not in options:
-                    raise RulesError(f"{where}: 'when' names unknown option {opt!r}")
+                    raise RulesError(_("{where}: 'when' names unknown option {opt!r}").format(where=where, opt=opt))
                 if options[opt] != val:
                     continue
         else:
-            raise RulesError(f"{where}: a deal entry must be a game id or a table, not {entry!r}")
+            raise RulesError(_("{where}: a deal entry must be a game id or a table, not {entry!r}").format(where=where, entry=entry))
         if base(game) not in BASE_GAMES or game in ("trumps+", "penalty+"):
-            raise RulesError(f"{where}: unknown game {game!r}")
+            raise RulesError(_("{where}: unknown game {game!r}").format(where=where, game=game))
         if len(out) + count > MAX_DEALS:
-            raise RulesError(f"{where}: more than {MAX_DEALS} deals")
+            raise RulesError(_("{where}: more than {MAX_DEALS} deals").format(where=where, MAX_DEALS=MAX_DEALS))
         out.extend([game] * count)
     if len(out) > MAX_DEALS:
-        raise RulesError(f"{where}: more than {MAX_DEALS} deals")
+        raise RulesError(_("{where}: more than {MAX_DEALS} deals").format(where=where, MAX_DEALS=MAX_DEALS))
     return out
 
 
@@ -494,9 +493,9 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, say: Mistakes
         _check_stage_totals(raw, rules, where, say)
     signs = {games[g].sign for g in stages[0]} if stages else set()
     if len(signs) > 1:
-        say(f"{where}: stages[0] mixes negative and positive games")
+        say(_("{where}: stages[0] mixes negative and positive games").format(where=where))
     if complete and not any(stages):
-        say(f"{where}: no deals: stages list no games")
+        say(_("{where}: no deals: stages list no games").format(where=where))
     _check_limit(template, games if complete else None, where, say)
     return rules
 
@@ -507,17 +506,17 @@ def _choose_options(template: Template, chosen: Mapping[str, str] | None, say: M
     options: dict[str, str] = {}
     for key, (choices, default) in template.options.items():
         if default not in choices:
-            say(f"{where}: option {key} default {default!r} is not among its choices")
+            say(_("{where}: option {key} default {default!r} is not among its choices").format(where=where, key=key, default=default))
             default = choices[0]
         options[key] = default
     for key, value in (chosen or {}).items():
         if key not in options:
             known = ", ".join(options) or "none"
-            say(f"{where} has no option '{key}' (options: {known})")
+            say(_("{where} has no option '{key}' (options: {known})").format(where=where, key=key, known=known))
             continue
         choices = template.options[key][0]
         if value not in choices:
-            say(f"option {key} must be one of {', '.join(choices)}, not {value!r}")
+            say(_("option {key} must be one of {choices}, not {value!r}").format(key=key, choices=', '.join(choices), value=value))
             continue
         options[key] = value
     return options
@@ -528,31 +527,31 @@ def _build_deck(template: Template, options: Mapping[str, str], say: Mistakes) -
     where, deck_raw = template.id, template.raw["deck"]
     ranks, remove = deck_raw.get("ranks"), deck_raw.get("remove", [])
     if not isinstance(ranks, list) or not all(isinstance(r, str) and r for r in ranks) or len(set(ranks)) != len(ranks):
-        say(f"{where}: deck.ranks must be a list of distinct rank names, e.g. [\"7\", \"8\", …, \"A\"]")
+        say(_('{where}: deck.ranks must be a list of distinct rank names, e.g. ["7", "8", …, "A"]').format(where=where))
         return None
     if not 1 <= len(ranks) <= MAX_RANKS:
-        say(f"{where}: deck.ranks has {len(ranks)} ranks; a deck has 1 to {MAX_RANKS} in each suit")
+        say(_("{where}: deck.ranks has {ranks} ranks; a deck has 1 to {MAX_RANKS} in each suit").format(where=where, ranks=len(ranks), MAX_RANKS=MAX_RANKS))
         return None
     if not isinstance(remove, list) or not all(isinstance(c, str) for c in remove):
-        say(f"{where}: deck.remove must be a list of cards such as \"7S\"")
+        say(_('{where}: deck.remove must be a list of cards such as "7S"').format(where=where))
         remove = []
     everything = _card_list(list(ranks), [])
     cards = say.checked(lambda: _card_list(list(ranks), list(remove), where),
                         tuple(c for c in everything if c not in remove))
-    jokers = say.checked(lambda: _positive_int(deck_raw.get("jokers", 0), f"{where}: deck.jokers", zero=True), 0)
+    jokers = say.checked(lambda: _positive_int(deck_raw.get("jokers", 0), _("{where}: deck.jokers").format(where=where), zero=True), 0)
     if jokers > 4:
-        say(f"{where}: deck.jokers is at most 4, not {jokers}")
+        say(_("{where}: deck.jokers is at most 4, not {jokers}").format(where=where, jokers=jokers))
         jokers = 0
     cards = (*cards, *(f"JOKER{i}" for i in range(1, jokers + 1)))
-    talon = say.checked(lambda: _positive_int(deck_raw.get("talon", 0), f"{where}: deck.talon", zero=True), 0)
+    talon = say.checked(lambda: _positive_int(deck_raw.get("talon", 0), _("{where}: deck.talon").format(where=where), zero=True), 0)
     last_tricks = say.checked(lambda: _positive_int(
-        _pick(deck_raw.get("last_tricks", 2), "last", options, f"{where}: deck.last_tricks"),
-        f"{where}: deck.last_tricks", zero=True), 2)
+        _pick(deck_raw.get("last_tricks", 2), "last", options, _("{where}: deck.last_tricks").format(where=where)),
+        _("{where}: deck.last_tricks").format(where=where), zero=True), 2)
     if (len(cards) - talon) % template.players:
-        say(f"{where}: {len(cards)} cards less a talon of {talon} do not divide among {template.players} players")
+        say(_("{where}: {cards} cards less a talon of {talon} do not divide among {players} players").format(where=where, cards=len(cards), talon=talon, players=template.players))
     deck = Deck(cards, template.players, talon, last_tricks, options.get("boys", "jacks"))
     if last_tricks > deck.tricks:
-        say(f"{where}: deck.last_tricks {last_tricks} is more than the {deck.tricks} tricks")
+        say(_("{where}: deck.last_tricks {last_tricks} is more than the {tricks} tricks").format(where=where, last_tricks=last_tricks, tricks=deck.tricks))
     return deck
 
 
@@ -561,10 +560,10 @@ def _read_units(raw: Mapping[str, Any], options: Mapping[str, str], where: str, 
     units: dict[str, int] = {}
     for key, value in raw["units"].items():
         if key not in (*CATEGORIES, "trumps"):
-            say(f"{where}: units.{key} is not a category ({', '.join(CATEGORIES)}, trumps)")
+            say(_("{where}: units.{key} is not a category ({CATEGORIES}, trumps)").format(where=where, key=key, CATEGORIES=', '.join(CATEGORIES)))
             continue
         try:
-            units[key] = _positive_int(_pick(value, key, options, f"{where}: units.{key}"), f"{where}: units.{key}")
+            units[key] = _positive_int(_pick(value, key, options, _("{where}: units.{key}").format(where=where, key=key)), _("{where}: units.{key}").format(where=where, key=key))
         except RulesError as exc:
             say(str(exc))
     return units
@@ -574,7 +573,7 @@ def _read_stages(raw: Mapping[str, Any], options: Mapping[str, str], where: str,
     stages: list[tuple[str, ...]] = []
     for i, stage in enumerate(raw["stages"]):
         try:
-            stages.append(tuple(_expand_deals(stage.get("deals"), options, f"{where}: stages[{i}]")))
+            stages.append(tuple(_expand_deals(stage.get("deals"), options, _("{where}: stages[{i}]").format(where=where, i=i))))
         except RulesError as exc:
             say(str(exc))
             stages.append(())
@@ -597,12 +596,12 @@ def _build_games(raw: Mapping[str, Any], deck: Deck, units: Mapping[str, int], s
         missing = [c for c in cats if c not in units]
         if missing:
             if missing[0] not in raw["units"]:  # else its unit was wrong, and said so
-                say(f"{where}: game {gid} needs units.{missing[0]}")
+                say(_("{where}: game {gid} needs units.{missing}").format(where=where, gid=gid, missing=missing[0]))
             continue
         counts = {c: deck.count("tricks" if c == "trumps" else c) for c in cats}
         zero = [c for c in cats if counts[c] == 0]
         if zero:
-            say(f"{where}: game {gid} counts {zero[0]}, which the deck does not hold")
+            say(_("{where}: game {gid} counts {zero}, which the deck does not hold").format(where=where, gid=gid, zero=zero[0]))
             continue
         labels = dict(labels_raw.get(gid) or labels_raw.get(b) or
                       (LAST_ONE_LABELS if b == "last" and deck.last_tricks == 1 else GAME_LABELS[b]))
@@ -621,12 +620,12 @@ def _check_stated(raw: Mapping[str, Any], games: Mapping[str, Game], where: str,
     stated_raw = raw.get("stated", {})
     for key, stated in (stated_raw.items() if isinstance(stated_raw, dict) else ()):
         if key not in BASE_GAMES:
-            say(f"{where}: stated.{key} is not a game")
+            say(_("{where}: stated.{key} is not a game").format(where=where, key=key))
             continue
         for game in (g for g in games.values() if base(g.id) == key):
             if abs(game.total) != stated:
                 parts = " + ".join(f"{game.units[c]}×{game.counts[c]}" for c in game.units)
-                say(f"{where}: stated total of {key} is {stated}, but its units give {parts} = {abs(game.total)}")
+                say(_("{where}: stated total of {key} is {stated}, but its units give {parts} = {total}").format(where=where, key=key, stated=stated, parts=parts, total=abs(game.total)))
                 break
 
 
@@ -635,7 +634,7 @@ def _check_stage_totals(raw: Mapping[str, Any], rules: Rules, where: str, say: M
         if "total" in stage:
             derived = sum(rules.games[g].total for g in rules.slots if g in rules.stages[i])
             if stage["total"] != derived:
-                say(f"{where}: stages[{i}] states total {stage['total']}, but its deals sum to {derived}")
+                say(_("{where}: stages[{i}] states total {stage}, but its deals sum to {derived}").format(where=where, i=i, stage=stage['total'], derived=derived))
 
 
 def _check_limit(template: Template, games: Mapping[str, Game] | None, where: str, say: Mistakes) -> None:
@@ -644,25 +643,25 @@ def _check_limit(template: Template, games: Mapping[str, Game] | None, where: st
     if template.order is Order.TO_LIMIT:
         points = limit.get("points") if isinstance(limit, dict) else None
         if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
-            say(f"{where}: a game played to a limit needs [limit] points = N (a whole number above zero)")
+            say(_("{where}: a game played to a limit needs [limit] points = N (a whole number above zero)").format(where=where))
         if games is not None and set(games) != {"penalty"}:
-            say(f"{where}: a game played to a limit has one game, 'penalty'")
+            say(_("{where}: a game played to a limit has one game, 'penalty'").format(where=where))
     elif limit is not None:
-        say(f"{where}: [limit] is only for order = \"to-limit\"")
+        say(_('{where}: [limit] is only for order = "to-limit"').format(where=where))
 
 
 def _labels(spec: Any, played: set[str], where: str, err: Callable[[str], None]) -> dict[str, dict[str, str]]:
     """[labels]: a game the template plays (or its base id), named { ru = "…", en = "…" }."""
     if not isinstance(spec, dict):
-        err(f"{where}: labels must be a table ([labels] with game = {{ ru = \"…\", en = \"…\" }})")
+        err(_('{where}: labels must be a table ([labels] with game = {{ ru = "…", en = "…" }})').format(where=where))
         return {}
     out = {}
     for key, value in spec.items():
         if key not in played and not any(base(g) == key for g in played):
-            err(f"{where}: labels.{key} names no game of this template ({', '.join(sorted(played))})")
+            err(_("{where}: labels.{key} names no game of this template ({played})").format(where=where, key=key, played=', '.join(sorted(played))))
         elif not isinstance(value, dict) or not value or set(value) - {"ru", "en"} or \
                 not all(isinstance(v, str) and v.strip() for v in value.values()):
-            err(f"{where}: labels.{key} must be {{ ru = \"…\", en = \"…\" }}")
+            err(_('{where}: labels.{key} must be {{ ru = "…", en = "…" }}').format(where=where, key=key))
         else:
             out[key] = dict(value)
     return out
@@ -671,14 +670,14 @@ def _labels(spec: Any, played: set[str], where: str, err: Callable[[str], None])
 def _trump_flags(spec: Any, where: str, err: Callable[[str], None]) -> tuple[bool, bool]:
     """[trumps]: known keys only, and each a true boolean (``bidding = "no"`` is a mistake)."""
     if not isinstance(spec, dict):
-        err(f"{where}: trumps must be a table ([trumps] with {', '.join(TRUMPS_KEYS)})")
+        err(_("{where}: trumps must be a table ([trumps] with {TRUMPS_KEYS})").format(where=where, TRUMPS_KEYS=', '.join(TRUMPS_KEYS)))
         return False, False
     flags = {}
     for key, value in spec.items():
         if key not in TRUMPS_KEYS:
-            err(f"{where}: trumps.{key} is not a key of [trumps] (known: {', '.join(TRUMPS_KEYS)})")
+            err(_("{where}: trumps.{key} is not a key of [trumps] (known: {TRUMPS_KEYS})").format(where=where, key=key, TRUMPS_KEYS=', '.join(TRUMPS_KEYS)))
         elif not isinstance(value, bool):
-            err(f"{where}: trumps.{key} must be true or false, not {value!r}")
+            err(_("{where}: trumps.{key} must be true or false, not {value!r}").format(where=where, key=key, value=value))
         else:
             flags[key] = value
     return flags.get("bidding", False), flags.get("buyout", False)
@@ -689,14 +688,14 @@ def _turns(spec: Any, bidding: bool, where: str, err: Callable[[str], None]) -> 
     dealer (seeds 000 and 002), and the auction's winner where the trump deals are bid for."""
     declares, orders = (Turn.AUCTION if bidding else Turn.LEFT), Turn.LEFT
     if not isinstance(spec, dict):
-        err(f"{where}: turn must be a table ([turn] with trumps = …, orders = …)")
+        err(_("{where}: turn must be a table ([turn] with trumps = …, orders = …)").format(where=where))
         return declares, orders
     known = ", ".join(t.value for t in Turn)
     for key, value in spec.items():
         if key not in ("trumps", "orders"):
-            err(f"{where}: turn.{key} is not a key of [turn] (known: trumps, orders)")
+            err(_("{where}: turn.{key} is not a key of [turn] (known: trumps, orders)").format(where=where, key=key))
         elif value not in {t.value for t in Turn}:
-            err(f"{where}: turn.{key} must be one of {known}, not {value!r}")
+            err(_("{where}: turn.{key} must be one of {known}, not {value!r}").format(where=where, key=key, known=known, value=value))
         elif key == "trumps":
             declares = Turn(value)
         else:
@@ -708,40 +707,39 @@ def _penalty_game(raw: Mapping[str, Any], deck: Deck, where: str, err: Callable[
     """The one game of a Tier-2 template: each deal scores the cards each player took."""
     spec = raw.get("penalty")
     if not isinstance(spec, dict):
-        err(f"{where}: the game 'penalty' needs a [penalty] table (cards = {{ H = -1 }}, …)")
+        err(_("{where}: the game 'penalty' needs a [penalty] table (cards = {{ H = -1 }}, …)").format(where=where))
         return None
     unknown = sorted(set(spec) - {"label", "cards", "moon", "choose_suit", "bid"})
     if unknown:
-        err(f"{where}: penalty has unknown key {', '.join(unknown)}")
+        err(_("{where}: penalty has unknown key {unknown}").format(where=where, unknown=', '.join(unknown)))
     labels = spec.get("label") or {"ru": "Сдача", "en": "Deal"}
     values: dict[str, int] = {}
     choose = bool(spec.get("choose_suit", False))
     patterns = spec.get("cards", {})
     if not isinstance(patterns, dict) or (not patterns and not choose):
-        err(f"{where}: penalty.cards must name cards and their points, e.g. {{ H = -1, QS = -13 }}")
+        err(_("{where}: penalty.cards must name cards and their points, e.g. {{ H = -1, QS = -13 }}").format(where=where))
         return None
     for card in deck.cards:
         # the card itself, else its suit ("H": every heart); jokers by "JOKER"
         value = patterns.get("JOKER") if card.startswith("JOKER") else patterns.get(card, patterns.get(card[-1]))
         if value is not None:
             if isinstance(value, bool) or not isinstance(value, int) or value == 0:
-                err(f"{where}: penalty.cards value for {card} must be a whole number other than 0")
+                err(_("{where}: penalty.cards value for {card} must be a whole number other than 0").format(where=where, card=card))
                 return None
             values[card] = value
     matched = {k for k in patterns if k == "JOKER" and any(c.startswith("JOKER") for c in deck.cards)
                or k in deck.cards or k in SUITS}
     for key in sorted(set(patterns) - matched):
-        err(f"{where}: penalty.cards names {key}, which the deck does not hold")
+        err(_("{where}: penalty.cards names {key}, which the deck does not hold").format(where=where, key=key))
     moon = spec.get("moon")
     if moon is not None and (isinstance(moon, bool) or not isinstance(moon, int)):
-        err(f"{where}: penalty.moon must be a whole number")
+        err(_("{where}: penalty.moon must be a whole number").format(where=where))
         moon = None
     shares = math.prod(n + 1 for n in Counter(values.values()).values())
     if shares > MAX_CARD_SHARES:
         # the possibility check lists every share of the scoring cards by value: bounded here,
         # so a template that would make `check` slow does not load
-        err(f"{where}: penalty.cards give {len(set(values.values()))} different values; a player's share of "
-            f"them has {shares:,} forms, more than the {MAX_CARD_SHARES:,} kingsheet checks (give cards fewer values)")
+        err(_("{where}: penalty.cards give {value} different values; a player's share of them " "has {shares:,} forms, more than the {MAX_CARD_SHARES:,} kingsheet checks (give " "cards fewer values)").format(where=where, value=len(set(values.values())), shares=shares, MAX_CARD_SHARES=MAX_CARD_SHARES))
         return None
     return Game("penalty", -1, Kind.CARDS, {}, {}, dict(labels), values, moon, choose, bool(spec.get("bid", False)))
 
@@ -763,7 +761,7 @@ def explain(text: str, path: Path | None = None) -> tuple[list[str], list[Rules]
     mistakes: list[str] = []
     unknown = sorted(set(raw) - TEMPLATE_KEYS)
     if unknown:
-        mistakes.append(f"{where}: unknown key {', '.join(unknown)} (known: {', '.join(sorted(TEMPLATE_KEYS))})")
+        mistakes.append(_("{where}: unknown key {unknown} (known: {TEMPLATE_KEYS})").format(where=where, unknown=', '.join(unknown), TEMPLATE_KEYS=', '.join(sorted(TEMPLATE_KEYS))))
         raw = {k: v for k, v in raw.items() if k in TEMPLATE_KEYS}
     try:
         template = template_from_raw(raw, where, path)
@@ -771,7 +769,7 @@ def explain(text: str, path: Path | None = None) -> tuple[list[str], list[Rules]
         return [*mistakes, str(exc)], []
     resolved: list[Rules] = []
     opts = template.options
-    for combo in itertools.product(*(choices for choices, _ in opts.values())):
+    for combo in itertools.product(*(choices for choices, _unused in opts.values())):
         chosen = dict(zip(opts, combo))
         say = Mistakes(collect=True)
         rules = _resolve(template, chosen, say)
@@ -779,20 +777,20 @@ def explain(text: str, path: Path | None = None) -> tuple[list[str], list[Rules]
         label = ", ".join(f"{k} = {v}" for k, v in chosen.items())
         for message in found:
             if all(message not in m for m in mistakes):
-                mistakes.append(message + (f" (with {label})" if resolved and label else ""))
+                mistakes.append(message + (_(" (with {label})").format(label=label) if resolved and label else ""))
         if rules is not None and not found:
             resolved.append(rules)
-    for key, (choices, _) in opts.items():
+    for key, (choices, _unused) in opts.items():
         value = template.raw["units"].get(key)
         if isinstance(value, dict):
             extra = sorted(set(value) - set(choices))
             if extra:
-                mistakes.append(f"{where}: units.{key} names {', '.join(extra)}, which option {key} does not offer")
+                mistakes.append(_("{where}: units.{key} names {extra}, which option {key} does not offer").format(where=where, key=key, extra=', '.join(extra)))
     if resolved:
         used = {c for r in resolved for g in r.games.values() for c in g.units}
         idle = sorted(set(template.raw["units"]) - used)
         if idle:
-            mistakes.append(f"{where}: units.{', units.'.join(idle)} given, but no game counts it")
+            mistakes.append(_("{where}: units.{idle} given, but no game counts it").format(where=where, idle=', units.'.join(idle)))
     return mistakes, resolved
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kingsheet.core.game import GameFile
+from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import Problem, num
 from kingsheet.core.report import Row
 from kingsheet.core.rules import Kind, Order, Rules, Turn, base
@@ -116,7 +117,9 @@ class _Problems:
             shown: str | None = None, expected: object = None, actual: object = None) -> None:
         """``shown`` is the game the sheet has at that deal, when it differs from ``gid``."""
         label_of = shown or gid
-        where = (f"deal {number}" if number else "the sheet") + (f" ({label(self.rules, label_of)})" if label_of else "")
+        where = _("deal {number}").format(number=number) if number else _("the sheet")
+        if label_of:
+            where += f" ({label(self.rules, label_of)})"
         self.items.append(Problem(code, number, gid, player, expected, actual, f"{where}: {text}"))
 
 
@@ -130,7 +133,8 @@ def check_sequence(game: GameFile, rows: Sequence[Row]) -> list[Problem]:
             for row in rows:
                 if row.deal.number > end:
                     out.add("extra-deal", row.deal.number, row.game_id,
-                            f"the game ended at deal {end}, when a total reached {num(-(rules.limit or 0))}")
+                            _("the game ended at deal {end}, when a total reached {limit}").format(
+                                end=end, limit=num(-(rules.limit or 0))))
     elif rules.order is Order.FIXED:
         _fixed_order(game, rows, out)
     else:
@@ -194,15 +198,16 @@ def _fixed_order(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
                 slots = reordered
     if best_perm is not None:
         first = halves[best_perm[0]]
-        sign = "plus" if rules.games[first[0]].sign > 0 else "minus"
+        text = (_("the plus games are written before the minus games; the blank starts with {game}")
+                if rules.games[first[0]].sign > 0 else
+                _("the minus games are written before the plus games; the blank starts with {game}"))
         number = head[0].deal.number if head else 1
         out.add("wrong-order", number, head[0].game_id if head else None,
-                f"the {sign} games are written first: the sheet has {label(rules, rules.slots[0])} first "
-                f"and the {sign} half after the other")
+                text.format(game=label(rules, rules.slots[0])))
     _report_steps(game, head, slots, steps, out, expected_declarer_for=expected_declarer
                   if best_perm is None else (lambda j: None))
     for row in rows[len(head):]:
-        out.add("extra-deal", row.deal.number, row.game_id, "one deal too many: the sheet has no row for it")
+        out.add("extra-deal", row.deal.number, row.game_id, _("one deal too many: the sheet has no row for it"))
     if rules.declares is Turn.FREE:
         _declarer_shares(game, rows, out)
 
@@ -238,38 +243,39 @@ def _report_steps(game: GameFile, rows: Sequence[Row], slots: Sequence[str], ste
                 turns.append((game.dealer_of(s.slot + 1), row.deal.declarer, want, row.game_id, row.deal.number))
         elif s.op == "swap":
             out.add("wrong-order", number_at(s.row), played[s.row],
-                    f"played before {label(rules, played[s.row + 1])} (deal {number_at(s.row) + 1}); "
-                    "the two are swapped")
+                    _("played before {game} (deal {deal}); the two are swapped").format(
+                        game=label(rules, played[s.row + 1]), deal=number_at(s.row) + 1))
         elif s.op == "wrong":
             written = played[s.row]
             if written is not None and Counter(played)[written] > slot_count[written]:
                 twin = next((rows[k].deal.number for k in range(len(rows)) if k != s.row and played[k] == written),
                             None)
                 out.add("extra-deal", number_at(s.row), written,
-                        f"{label(rules, written)} is written twice (deals {twin} and {number_at(s.row)})"
-                        if twin else f"{label(rules, written)} is written once too often")
+                        _("{game} is written twice (deals {first} and {second})").format(
+                            game=label(rules, written), first=twin, second=number_at(s.row))
+                        if twin else _("{game} is written once too often").format(game=label(rules, written)))
                 out.add("missing-deal", number_at(s.row), slots[s.slot],
-                        f"{label(rules, slots[s.slot])} is missing: the sheet has it here", shown=written)
+                        _("{game} is missing: the sheet has it here").format(game=label(rules, slots[s.slot])), shown=written)
             else:
-                out.add("wrong-order", number_at(s.row), written, f"the sheet has {label(rules, slots[s.slot])} here")
+                out.add("wrong-order", number_at(s.row), written, _("the sheet has {game} here").format(game=label(rules, slots[s.slot])))
         elif s.op == "missing":
             if any(m is s for m in moved.values()):
                 continue
             shown = played[s.row] if s.row < len(played) else None
             out.add("missing-deal", number_at(s.row), slots[s.slot],
-                    f"{label(rules, slots[s.slot])} is missing before this deal", shown=shown)
+                    _("{game} is missing before this deal").format(game=label(rules, slots[s.slot])), shown=shown)
         elif s.op == "extra":
             if s.row in moved:
                 where = moved[s.row].row
-                place = f"before deal {number_at(where)}" if where < len(rows) else "later"
+                place = _("before deal {deal}").format(deal=number_at(where)) if where < len(rows) else _("later")
                 out.add("wrong-order", number_at(s.row), played[s.row],
-                        f"written in the wrong place: its place is {place}")
+                        _("written in the wrong place: its place is {place}").format(place=place))
             else:
                 copy_of = next((rows[k].deal.number for k in (s.row - 1, s.row + 1) if 0 <= k < len(rows)
                                 and rows[k].game_id == rows[s.row].game_id and rows[k].cells == rows[s.row].cells),
                                None)
-                text = (f"written twice: a copy of deal {copy_of}" if copy_of
-                        else "one deal too many: the sheet has no row for it")
+                text = (_("written twice: a copy of deal {copy_of}").format(copy_of=copy_of) if copy_of
+                        else _("one deal too many: the sheet has no row for it"))
                 out.add("extra-deal", number_at(s.row), played[s.row], text)
     _turn_problems(game, turns, "declarer", out)
 
@@ -287,7 +293,8 @@ def _declarer_shares(game: GameFile, rows: Sequence[Row], out: _Problems) -> Non
             declared[row.declarer] += 1
             if declared[row.declarer] > share:
                 out.add("declarer", row.deal.number, row.game_id,
-                        f"{row.declarer} declares more than their share ({share:g})", row.declarer)
+                        _("{declarer} declares more than their share ({share:g})").format(
+                            declarer=row.declarer, share=share), row.declarer)
 
 
 def _turn_problems(game: GameFile, turns: list[tuple[str, str, str, str | None, int]], code: str,
@@ -309,7 +316,6 @@ def _turn_problems(game: GameFile, turns: list[tuple[str, str, str, str | None, 
     start = turns.index(wrong[0])
     tail = turns[start:]
     shift = shift_of(tail) if len(tail) >= 2 and len(wrong) == len(tail) else None
-    role = "declarer" if code == "declarer" else "orderer"
     # from the first deal on, a shift is another first dealer, or (ordered games) a first deal
     # missing: the first dealer as the file states it, in a sheet shorter than the game, makes
     # it the deal
@@ -318,22 +324,28 @@ def _turn_problems(game: GameFile, turns: list[tuple[str, str, str, str | None, 
     if shift is not None and start == 0 and not (code == "orderer" and stated and short):
         first = game.dealer_of(1)
         really = players[(players.index(first) + shift) % n]
-        _, _, _, gid, number = turns[0]
-        out.add(code, number, gid, f"every {role} is written as if {really} dealt first, but the sheet has {first} "
-                f"dealing first (first_dealer)", None, expected=first, actual=really)
+        _unused, _unused, _unused, gid, number = turns[0]
+        text = (_("every declarer is written as if {really} dealt first, but the sheet has {first} dealing first "
+                  "(first_dealer)") if code == "declarer" else
+                _("every orderer is written as if {really} dealt first, but the sheet has {first} dealing first "
+                  "(first_dealer)"))
+        out.add(code, number, gid, text.format(really=really, first=first), None, expected=first, actual=really)
         return
     if shift is not None and code == "orderer":
-        _, _, _, gid, number = tail[0]
+        _unused, _unused, _unused, gid, number = tail[0]
         if shift == n - 1:
-            out.add("extra-deal", number, gid, f"from this deal on every {role} is one seat early: one deal too "
-                    "many is written before it")
+            out.add("extra-deal", number, gid,
+                    _("from this deal on every orderer is one seat early: one deal too many is written before it"))
         else:
-            out.add("missing-deal", number, gid, f"from this deal on every {role} is {shift} seat(s) late: "
-                    f"{shift} deal(s) missing before it")
+            out.add("missing-deal", number, gid,
+                    ngettext("from this deal on every orderer is {shift} seat late: {shift} deal is missing before it",
+                             "from this deal on every orderer is {shift} seats late: {shift} deals are missing before it",
+                             shift).format(shift=shift))
         return
-    verb = "declares" if code == "declarer" else "orders"
+    text = (_("{written} is written, but {want} declares here (left of {dealer}, who deals)") if code == "declarer"
+            else _("{written} is written, but {want} orders here (left of {dealer}, who deals)"))
     for dealer, written, want, gid, number in wrong:
-        out.add(code, number, gid, f"{written} is written, but {want} {verb} here (left of {dealer}, who deals)",
+        out.add(code, number, gid, text.format(written=written, want=want, dealer=dealer),
                 written, expected=want, actual=written)
 
 
@@ -374,21 +386,22 @@ def _games_ordered(game: GameFile, rows: Sequence[Row], who_of: Callable[[Row], 
             continue
         who = who_of(row)
         if per_player and who is None:
-            out.add("orderer", row.deal.number, row.game_id, "who ordered this game is not recorded")
+            out.add("orderer", row.deal.number, row.game_id, _("who ordered this game is not recorded"))
             continue
         key = (who if per_player else None, row.game_id)
         seen[key] += 1
         if seen[key] > want[row.game_id]:
-            whose = f"{who} has" if per_player else "the table has"
+            text = (_("{who} has already played {game}") if per_player
+                    else _("the table has already played {game}"))
             out.add("extra-deal", row.deal.number, row.game_id,
-                    f"{whose} already played {label(rules, row.game_id)}", who if per_player else None)
+                    text.format(who=who, game=label(rules, row.game_id)), who if per_player else None)
     if len(rows) >= len(rules.slots):
         for who in (game.players if per_player else (None,)):
             for gid, count in want.items():
                 short = count - seen[(who, gid)]
                 if short > 0:
-                    whom = f"{who} has" if who else "the table has"
-                    out.add("missing-deal", None, gid, f"{whom} not played {label(rules, gid)}", who)
+                    text = _("{who} has not played {game}") if who else _("the table has not played {game}")
+                    out.add("missing-deal", None, gid, text.format(who=who, game=label(rules, gid)), who)
     return out
 
 

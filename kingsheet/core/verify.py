@@ -19,9 +19,11 @@ from kingsheet.core.feasibility import (
     local_possible,
 )
 from kingsheet.core.game import Deal, GameFile
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import Problem, num
 from kingsheet.core.report import Report, Row, Totals
 from kingsheet.core.rules import SUIT_NAMES, Game, Kind, Rules
+from kingsheet.core.vocabulary import COUNT_WORDS, count_word
 from kingsheet.core.scoring import bid_row_total, declarer_tricks, is_rospis, rospis_each, undo_buyout
 from kingsheet.core.sequence import check_sequence, ended_at
 from kingsheet.core.sequence import label as game_label
@@ -39,7 +41,7 @@ class _Deal:
     def add(self, code: str, text: str, player: str | None = None, expected: Any = None,
             actual: Any = None) -> None:
         self.problems.append(Problem(code, self.number, self.game_id, player, expected, actual,
-                                     f"deal {self.number} ({self.label}): {text}"))
+                                     _("deal {number} ({label}): {text}").format(number=self.number, label=self.label, text=text)))
 
 
 def _cells_from_taken(game: Game, taken: tuple[Mapping[str, int], ...], rules: Rules, chk: _Deal,
@@ -51,15 +53,15 @@ def _cells_from_taken(game: Game, taken: tuple[Mapping[str, int], ...], rules: R
     for who, counts in zip(players, as_counts):
         extra = [c for c, v in counts.items() if c not in cats and v]
         if extra:
-            chk.add("cell-impossible", f"{who}: {extra[0]} is not counted in this game", who)
-        elif (why := count_shortfall(rules, game.id, counts, who)) is not None:
+            chk.add("cell-impossible", _("{who}: {extra} is not counted in this game").format(who=who, extra=count_word(extra[0]) if extra[0] in COUNT_WORDS else extra[0]), who)
+        elif (why := count_shortfall(rules, game.id, counts)) is not None:
             chk.add("cell-impossible", f"{who}: {why}", who)
     for cat in cats:
         got = sum(c.get(cat, 0) for c in as_counts)
         want = game.counts[cat]
         if got != want:
-            noun = "tricks" if cat == "trumps" else cat
-            chk.add("row-sum", f"{noun} taken add up to {got}, the deal holds {want}", expected=want, actual=got)
+            noun = count_word(cat)
+            chk.add("row-sum", _("{noun} taken add up to {got}, the deal holds {want}").format(noun=noun, got=got, want=want), expected=want, actual=got)
     if not chk.problems and not counts_possible(rules, game.id, as_counts):
         chk.add("cell-impossible", count_conflict(rules, game.id, as_counts))
     return tuple(game.points(c) for c in as_counts)
@@ -79,26 +81,26 @@ def _check_card_row(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal
     if game.choose_suit:
         suit = suit_of(deal.contract)
         if suit is None:
-            chk.add("contract", "the penalty suit is not recorded (contract = пики, трефы, бубны or черви)")
+            chk.add("contract", _("the penalty suit is not recorded (contract = пики, трефы, бубны or черви)"))
             return None
         size = rules.deck.suit_size(suit)
         cells_l = list(cells)
         bid = 0
         if game.bid:
             if deal.bid is None or deal.declarer is None:
-                chk.add("bid", "the auction's winner and his bid are not recorded (declarer = …, bid = N)")
+                chk.add("bid", _("the auction's winner and their bid are not recorded (declarer = …, bid = N)"))
                 return None
             bid = deal.bid
-            cells_l[players.index(deal.declarer)] += bid  # his bid is written on top of his cards
+            cells_l[players.index(deal.declarer)] += bid  # the bid is written on top of his cards
         for who, cell in zip(players, cells_l):
             if cell > 0:
-                chk.add("cell-sign", f"{who}: {num(cell)} is above zero", who, actual=cell)
+                chk.add("cell-sign", _("{who}: {cell} is above zero").format(who=who, cell=num(cell)), who, actual=cell)
             elif cell < -size:
-                chk.add("cell-range", f"{who}: {num(cell)}, but the suit has {size} cards", who,
+                chk.add("cell-range", _("{who}: {cell}, but the suit has {size} cards").format(who=who, cell=num(cell), size=size), who,
                         expected=-size, actual=cell)
         expected = -size - bid
         if sum(cells) != expected:
-            chk.add("row-sum", f"row sums to {num(sum(cells))}, expected {num(expected)}", expected=expected,
+            chk.add("row-sum", _("row sums to {cells}, expected {expected}").format(cells=num(sum(cells)), expected=num(expected)), expected=expected,
                     actual=sum(cells))
         return expected
     n = len(players)
@@ -106,13 +108,13 @@ def _check_card_row(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal
         return game.moon  # one player took every scoring card
     for who, cell in zip(players, cells):
         if not local_possible(rules, game.id, cell):
-            chk.add("cell-impossible", f"{who}: no set of this game's cards gives {num(cell)}", who, actual=cell)
+            chk.add("cell-impossible", _("{who}: no set of this game's cards gives {cell}").format(who=who, cell=num(cell)), who, actual=cell)
     expected = game.total
     if sum(cells) != expected:
-        chk.add("row-sum", f"row sums to {num(sum(cells))}, expected {num(expected)}", expected=expected,
+        chk.add("row-sum", _("row sums to {cells}, expected {expected}").format(cells=num(sum(cells)), expected=num(expected)), expected=expected,
                 actual=sum(cells))
     elif not chk.problems and not cards_possible(rules, game.id, list(cells)):
-        chk.add("cell-impossible", "no split of the cards gives these cells")
+        chk.add("cell-impossible", _("no split of the cards gives these cells"))
     return expected
 
 
@@ -140,20 +142,20 @@ def _check_point_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _D
     for who, cell in zip(players, cells):
         value = game.sign * cell
         if cell and value < 0:
-            chk.add("cell-sign", f"{who}: {num(cell)} has the wrong sign", who, actual=cell)
+            chk.add("cell-sign", _("{who}: {cell} has the wrong sign").format(who=who, cell=num(cell)), who, actual=cell)
         elif value > top:
-            chk.add("cell-range", f"{who}: {num(cell)} is beyond the row's {num(game.total)}", who,
+            chk.add("cell-range", _("{who}: {cell} is beyond the row's {total}").format(who=who, cell=num(cell), total=num(game.total)), who,
                     expected=game.total, actual=cell)
         elif step and value % step:
             if top == step:  # one card (the King) or one last trick: all or nothing
-                text = f"{who}: {num(cell)}, but one player takes all of {num(game.total)} or nothing"
+                text = _("{who}: {cell}, but one player takes all of {total} or nothing").format(who=who, cell=num(cell), total=num(game.total))
                 want = game.total  # the whole of the row, with its sign
             else:
-                text = f"{who}: {num(cell)} is not a multiple of {step}"
+                text = _("{who}: {cell} is not a multiple of {step}").format(who=who, cell=num(cell), step=step)
                 want = step
             chk.add("cell-step", text, who, expected=want, actual=cell)
         elif game.kind is Kind.ERALASH and not local_possible(rules, game.id, value):
-            chk.add("cell-impossible", f"{who}: no one can take exactly {num(cell)} in this game", who,
+            chk.add("cell-impossible", _("{who}: no one can take exactly {cell} in this game").format(who=who, cell=num(cell)), who,
                     actual=cell)
 
 
@@ -164,15 +166,15 @@ def _check_row_sum(game: Game, cells: tuple[int, ...], expected: int, chk: _Deal
     if total == expected:
         return
     whole = [who for who, cell in zip(players, cells) if cell == expected] if game.kind is Kind.SINGLE else []
-    why = (f": {' and '.join(whole)} are each written the whole {num(expected)}, which one player takes"
+    why = (_(": {whole} are each written the whole {expected}, which one player takes").format(whole=_(' and ').join(whole), expected=num(expected))
            if len(whole) > 1 else "")
-    chk.add("row-sum", f"row sums to {num(total)}, expected {num(expected)}{why}", expected=expected, actual=total)
+    chk.add("row-sum", _("row sums to {total}, expected {expected}{why}").format(total=num(total), expected=num(expected), why=why), expected=expected, actual=total)
 
 
 def _check_eralash_split(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal) -> None:
     """The row as a whole: some split of the deck's cards and tricks gives exactly these cells."""
     if not eralash_possible(rules, game.id, list(cells)):
-        chk.add("cell-impossible", "no split of the cards and tricks gives these cells")
+        chk.add("cell-impossible", _("no split of the cards and tricks gives these cells"))
 
 
 def _check_trump_row(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...],
@@ -181,7 +183,7 @@ def _check_trump_row(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Dea
     with the bid taken off where the trump is bid for, and роспись. Returns the row's total."""
     unit = game.units["trumps"]
     if (deal.buyer or deal.price is not None) and not rules.buyout:
-        chk.add("buyout", "these rules have no buyout (торговля): buyer and price are not part of them")
+        chk.add("buyout", _("these rules have no buyout (торговля): buyer and price are not part of them"))
         played = list(cells)
     else:
         played = undo_buyout(cells, players, deal, unit)
@@ -198,11 +200,11 @@ def _check_trump_cells(played: list[int], unit: int, tricks: int, chk: _Deal, pl
     """Tricks of a trump deal: none below zero, whole tricks, no more than the deal holds."""
     for who, cell in zip(players, played):
         if cell < 0:
-            chk.add("cell-sign", f"{who}: {num(cell)} is below zero", who, actual=cell)
+            chk.add("cell-sign", _("{who}: {cell} is below zero").format(who=who, cell=num(cell)), who, actual=cell)
         elif cell % unit:
-            chk.add("cell-step", f"{who}: {num(cell)} is not a multiple of {unit}", who, actual=cell)
+            chk.add("cell-step", _("{who}: {cell} is not a multiple of {unit}").format(who=who, cell=num(cell), unit=unit), who, actual=cell)
         elif cell > unit * tricks:
-            chk.add("cell-range", f"{who}: {num(cell)} is more than {unit * tricks}", who,
+            chk.add("cell-range", _("{who}: {cell} is more than {value}").format(who=who, cell=num(cell), value=unit * tricks), who,
                     expected=unit * tricks, actual=cell)
 
 
@@ -211,7 +213,7 @@ def _bid_total(played: list[int], unit: int, rules: Rules, chk: _Deal, players: 
     """Кинг с торговлей: the row's total follows from the bid and the declarer's tricks."""
     tricks = rules.deck.tricks
     if deal.bid is None or deal.declarer is None:
-        chk.add("bid", "the declarer and their bid are not recorded (declarer = …, bid = N)")
+        chk.add("bid", _("the declarer and their bid are not recorded (declarer = …, bid = N)"))
         return unit * tricks
     d = players.index(deal.declarer)
     others = sum(c for k, c in enumerate(played) if k != d)
@@ -225,7 +227,7 @@ def _check_rospis(played: list[int], unit: int, rules: Rules, chk: _Deal, player
         return
     for who, cell in zip(players, played):
         if cell != each:
-            chk.add("cell-impossible", f"{who}: роспись writes {each} to everyone, not {num(cell)}", who,
+            chk.add("cell-impossible", _("{who}: роспись writes {each} to everyone, not {cell}").format(who=who, each=each, cell=num(cell)), who,
                     expected=each, actual=cell)
 
 
@@ -246,7 +248,7 @@ def verify(game: GameFile) -> Report:
         declarer = None
         if gid is None:
             known = ", ".join(g.label() for g in rules.games.values())
-            chk.add("unknown-game", f"{rules.id} has no game '{deal.game}' (games: {known})", actual=deal.game)
+            chk.add("unknown-game", _("{id} has no game '{game}' (games: {known})").format(id=rules.id, game=deal.game, known=known), actual=deal.game)
         else:
             g = rules.games[gid]
             if g.kind is Kind.TRUMPS:
@@ -286,13 +288,13 @@ def verify(game: GameFile) -> Report:
         s_minus, s_plus = sum(minus.values()), sum(plus.values())
         if s_minus != exp.minus:
             all_problems.append(Problem("stage-sum", None, None, None, exp.minus, s_minus,
-                                        f"ИТОГО (−) sums to {num(s_minus)}, expected {num(exp.minus)}"))
+                                        _("ИТОГО (−) sums to {s_minus}, expected {minus}").format(s_minus=num(s_minus), minus=num(exp.minus))))
         if s_plus != exp.plus:
             all_problems.append(Problem("stage-sum", None, None, None, exp.plus, s_plus,
-                                        f"ИТОГО (+) sums to {num(s_plus)}, expected {num(exp.plus)}"))
+                                        _("ИТОГО (+) sums to {s_plus}, expected {plus}").format(s_plus=num(s_plus), plus=num(exp.plus))))
         if s_minus + s_plus != exp.total:
             all_problems.append(Problem("grand-total", None, None, None, exp.total, s_minus + s_plus,
-                                        f"ИТОГО sums to {num(s_minus + s_plus)}, expected {num(exp.total)}"))
+                                        _("ИТОГО sums to {value}, expected {total}").format(value=num(s_minus + s_plus), total=num(exp.total))))
     return Report(game, tuple(rows), tuple(all_problems), totals, exp, complete, ended)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from kingsheet.core.i18n import language
+
 #: What is counted in one deal, in the order of the paper blank.
 CATEGORIES: tuple[str, ...] = ("tricks", "hearts", "boys", "girls", "king", "last")
 
@@ -35,6 +37,35 @@ CATEGORY_ALIASES: dict[str, str] = {
     "last": "last", "последние": "last", "последняя": "last", "две последние": "last",
     "l": "last",
 }
+
+#: What is counted, as a message names it («Аня: мальчики — 3, а в сдаче их 2»).
+COUNT_WORDS: dict[str, dict[str, str]] = {
+    "tricks": {"ru": "взятки", "en": "tricks"},
+    "hearts": {"ru": "черви", "en": "hearts"},
+    "boys": {"ru": "мальчики", "en": "boys"},
+    "girls": {"ru": "девочки", "en": "girls"},
+    "king": {"ru": "Кинг", "en": "the King"},
+    "last": {"ru": "последние взятки", "en": "last tricks"},
+    "trumps": {"ru": "взятки", "en": "tricks"},
+}
+
+#: One card of a counted kind («K♥ — черва и мальчик»).
+CARD_WORDS: dict[str, dict[str, str]] = {
+    "hearts": {"ru": "черва", "en": "a heart"},
+    "boys": {"ru": "мальчик", "en": "a boy"},
+    "girls": {"ru": "девочка", "en": "a girl"},
+    "king": {"ru": "Кинг", "en": "the King"},
+}
+
+
+def count_word(cat: str) -> str:
+    """What is counted, in the language of the messages."""
+    return COUNT_WORDS[cat][language()]
+
+
+def card_word(cat: str) -> str:
+    return CARD_WORDS[cat][language()]
+
 
 UNIT_PHRASES: dict[str, dict[str, str]] = {
     "tricks": {"ru": "за взятку", "en": "a trick"},

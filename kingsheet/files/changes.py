@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError, Problem
 from kingsheet.core.report import Report
 from kingsheet.core.tomltext import parse
@@ -23,7 +24,7 @@ from kingsheet.files.storage import atomic_write, check_writable, locked, real_g
 
 class Refused(Exception):
     def __init__(self, problems: list[Problem], report: Report) -> None:
-        super().__init__("the deal does not add up")
+        super().__init__(_("the deal does not add up"))
         self.problems = problems
         self.report = report
 
@@ -37,7 +38,7 @@ class Change:
 def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bool) -> Change:
     """``change(text, forced)`` returns the new text and the number of the deal it touched."""
     if not path.name or path.is_dir():
-        raise InputError(f"'{path}' is a folder, not a game file")
+        raise InputError(_("'{path}' is a folder, not a game file").format(path=path))
     read_text(path)  # a regular file that is there, before any lock file is made beside it
     path = real_game_path(path)
     check_writable(path)
@@ -51,7 +52,7 @@ def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bo
         if own and not force:
             raise Refused(own, after)
         if own:
-            new_text, _ = change(text, True)
+            new_text, _unused = change(text, True)
         atomic_write(path, new_text.encode("utf-8"))
         return Change(after, number)
 

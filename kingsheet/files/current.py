@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError, StorageError
 from kingsheet.files.storage import atomic_write
 
@@ -39,4 +40,4 @@ def current_game() -> Path:
     try:
         return Path((state_dir() / "current").read_text(encoding="utf-8").strip())
     except OSError:
-        raise InputError("no current game: give the game file, or start one with 'kingsheet new'") from None
+        raise InputError(_("no current game: give the game file, or start one with 'kingsheet new'")) from None

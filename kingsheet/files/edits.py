@@ -16,6 +16,7 @@ import tomlkit
 from tomlkit.exceptions import TOMLKitError
 from tomlkit.items import AoT, Table
 
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
 
 
@@ -26,7 +27,7 @@ def new_game_text(rules_ref: str, players: Sequence[str], options: Mapping[str, 
         with contextlib.suppress(ValueError):  # else kept as the text it was
             date = dt.date.fromisoformat(date)
     doc = tomlkit.document()
-    doc.add(tomlkit.comment("kingsheet game file: edit by hand if you like, kingsheet keeps your comments"))
+    doc.add(tomlkit.comment(_("kingsheet game file: edit by hand if you like, kingsheet keeps your comments")))
     doc.add("format", 1)
     doc.add("rules", rules_ref)
     if title:
@@ -49,7 +50,7 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
     try:
         return tomlkit.parse(text)
     except (TOMLKitError, RecursionError) as exc:
-        raise InputError(f"the game file cannot be edited: {exc}") from None
+        raise InputError(_("the game file cannot be edited: {exc}").format(exc=exc)) from None
 
 
 def deal_table(fields: Mapping[str, Any]) -> Table:
@@ -81,7 +82,7 @@ def _deals(doc: tomlkit.TOMLDocument) -> AoT:
         deals = tomlkit.aot()
         doc.append("deals", deals)
     if not isinstance(deals, AoT):
-        raise InputError("deals must be written as [[deals]] tables")
+        raise InputError(_("deals must be written as [[deals]] tables"))
     return deals
 
 
@@ -103,7 +104,7 @@ def replace_deal(text: str, number: int, fields: Mapping[str, Any]) -> str:
     doc = _parse(text)
     deals = _deals(doc)
     if not 1 <= number <= len(deals):
-        raise InputError(f"there is no deal {number}; the sheet has {len(deals)}")
+        raise InputError(_("there is no deal {number}; the sheet has {deals}").format(number=number, deals=len(deals)))
     old = deals[number - 1]
     new = deal_table(fields)
     # change only what changed, so a person's comments on the other lines stay
@@ -121,7 +122,7 @@ def remove_last(text: str) -> tuple[str, int]:
     doc = _parse(text)
     deals = _deals(doc)
     if not len(deals):
-        raise InputError("the sheet has no deals to undo")
+        raise InputError(_("the sheet has no deals to undo"))
     n = len(deals)
     if n == 1:
         del doc["deals"]

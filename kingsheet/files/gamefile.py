@@ -6,6 +6,7 @@ import stat
 from pathlib import Path
 
 from kingsheet.core.game import GameFile, build_game
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
 from kingsheet.core.tomltext import TomlProblem, parse
 
@@ -21,28 +22,29 @@ def read_game(text: str, path: Path | None = None, base_dir: Path | None = None)
     return build_game(raw, where, path, base_dir)
 
 
-def read_bounded(path: Path, limit: int, what: str = "game file") -> bytes:
+def read_bounded(path: Path, limit: int, what: str | None = None) -> bytes:
     """The bytes of a regular file a user named, never more than ``limit`` (a device, a FIFO or a
     folder is refused before anything is read: /dev/zero has a size of 0 and no end)."""
+    what = what or _("game file")
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
+        raise InputError(_("{path}: no such file").format(path=path)) from None
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+        raise InputError(_("{path}: cannot read ({strerror})").format(path=path, strerror=exc.strerror)) from None
     if stat.S_ISDIR(info.st_mode):
-        raise InputError(f"{path}: is a folder, not a {what}")
+        raise InputError(_("{path}: is a folder, not a {what}").format(path=path, what=what))
     if not stat.S_ISREG(info.st_mode):
-        raise InputError(f"{path}: not a regular file (a device or a pipe), so not a {what}")
+        raise InputError(_("{path}: not a regular file (a device or a pipe), so not a {what}").format(path=path, what=what))
     if info.st_size > limit:
-        raise InputError(f"{path}: {info.st_size} bytes is too large for a {what} (at most {limit // 1024} KiB)")
+        raise InputError(_("{path}: {st_size} bytes is too large for a {what} (at most {value} KiB)").format(path=path, st_size=info.st_size, what=what, value=limit // 1024))
     try:
         with path.open("rb") as fh:
             data = fh.read(limit + 1)
     except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+        raise InputError(_("{path}: cannot read ({strerror})").format(path=path, strerror=exc.strerror)) from None
     if len(data) > limit:  # it grew since stat
-        raise InputError(f"{path}: larger than {limit // 1024} KiB; not a {what}")
+        raise InputError(_("{path}: larger than {value} KiB; not a {what}").format(path=path, value=limit // 1024, what=what))
     return data
 
 
@@ -53,7 +55,7 @@ def read_text(path: Path, encoding: str = "utf-8") -> str:
     try:
         return data.decode("utf-8-sig" if encoding == "utf-8" else encoding)
     except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text") from None
+        raise InputError(_("{path}: not UTF-8 text").format(path=path)) from None
 
 
 def load_game(path: Path) -> GameFile:

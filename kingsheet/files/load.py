@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kingsheet.core.game import GameFile
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
 from kingsheet.files.gamefile import load_game
 
@@ -21,5 +22,5 @@ def load_any(path: Path, rules_ref: str | None = None) -> GameFile:
 
         return read_csv(path, rules_ref)
     if suffix and suffix != ".toml":
-        raise InputError(f"{path}: not a game file (.toml), a workbook (.xlsx) or a .csv")
+        raise InputError(_("{path}: not a game file (.toml), a workbook (.xlsx) or a .csv").format(path=path))
     return load_game(path)

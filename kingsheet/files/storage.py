@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import kingsheet.files
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError, StorageError
 
 try:
@@ -77,11 +78,11 @@ def _open_lock(path: Path, where: Path) -> int:
     try:
         fd = os.open(where, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
     except OSError as exc:
-        why = "its lock file is a link" if exc.errno == errno.ELOOP else exc.strerror
-        raise StorageError(f"{path}: cannot lock the game file ({why})") from None
+        why = _("its lock file is a link") if exc.errno == errno.ELOOP else exc.strerror
+        raise StorageError(_("{path}: cannot lock the game file ({why})").format(path=path, why=why)) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise StorageError(f"{path}: cannot lock the game file (its lock file is not a regular file)")
+        raise StorageError(_("{path}: cannot lock the game file (its lock file is not a regular file)").format(path=path))
     return fd
 
 
@@ -94,8 +95,7 @@ def _take(fd: int, path: Path, deadline: float, timeout: float, told: bool) -> b
         if not told and kingsheet.files.on_wait is not None:
             kingsheet.files.on_wait(path)
         if time.monotonic() > deadline:
-            raise StorageError(f"{path}: another kingsheet has been changing this game for {timeout:.0f} s; "
-                               "nothing was written, try again") from None
+            raise StorageError(_("{path}: another kingsheet has been changing this game for {timeout:.0f} s; " "nothing was written, try again").format(path=path, timeout=timeout)) from None
         time.sleep(0.05)
         return True
 
@@ -113,14 +113,14 @@ def check_writable(path: Path) -> None:
     except OSError:
         return
     if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
-        raise StorageError(f"{path}: the file is read-only; nothing was written (chmod u+w to allow changes)")
+        raise StorageError(_("{path}: the file is read-only; nothing was written (chmod u+w to allow changes)").format(path=path))
 
 
 def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     """Replace ``path`` with ``data`` so that readers see the old or the new file, never a mix."""
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise InputError(f"{path}: the folder {folder} does not exist")
+        raise InputError(_("{path}: the folder {folder} does not exist").format(path=path, folder=folder))
     owner: tuple[int, int] | None = None
     try:
         info = path.stat()
@@ -133,7 +133,7 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as exc:
-        raise StorageError(f"{path}: cannot write in {folder} ({exc.strerror})") from None
+        raise StorageError(_("{path}: cannot write in {folder} ({strerror})").format(path=path, folder=folder, strerror=exc.strerror)) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -146,8 +146,8 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror
-        raise StorageError(f"{path}: not saved, {why}; the file is as it was") from None
+        why = _("the disk is full") if exc.errno == errno.ENOSPC else exc.strerror
+        raise StorageError(_("{path}: not saved, {why}; the file is as it was").format(path=path, why=why)) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -173,7 +173,7 @@ class Exists(InputError):
 def write_new(path: Path, data: bytes, force: bool = False) -> None:
     """Write an output file: refuse to overwrite an existing one unless ``force``."""
     if path.exists() and not force:
-        raise Exists(f"{path} already exists")
+        raise Exists(_("{path} already exists").format(path=path))
     if path.is_dir():
-        raise InputError(f"{path} is a folder")
+        raise InputError(_("{path} is a folder").format(path=path))
     atomic_write(path, data)

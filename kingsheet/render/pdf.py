@@ -37,6 +37,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from kingsheet.core.i18n import ngettext, speaks
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Kind, Order, Rules
@@ -250,23 +251,16 @@ BOYS_WORDS = {"jacks": ("мальчики — валеты", "boys are jacks"), 
               "jacks+kings": ("мальчики — валеты и короли", "boys are jacks and kings")}
 
 
-def plural_ru(n: int, one: str, few: str, many: str) -> str:
-    """1 сдача, 2 сдачи, 5 сдач."""
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    return few if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14) else many
-
-
 def subtitle(rules: Rules, lang: str) -> str:
     """What a player needs under the title, in plain words: players, deals, and the choices made."""
     ru = lang == "ru"
     n = rules.players
-    parts = [f"{n} {plural_ru(n, 'игрок', 'игрока', 'игроков')}" if ru else f"{n} players"]
+    parts = [ngettext("{n} player", "{n} players", n).format(n=n)]
     if rules.limit is not None:
         parts.append(f"до {num(-rules.limit)}" if ru else f"to {num(-rules.limit)}")
     else:
         k = len(rules.slots)
-        parts.append(f"{k} {plural_ru(k, 'сдача', 'сдачи', 'сдач')}" if ru else f"{k} deals")
+        parts.append(ngettext("{n} deal", "{n} deals", k).format(n=k))
     if "boys" in rules.options and any("boys" in g.units for g in rules.games.values()):
         parts.append(BOYS_WORDS[rules.options["boys"]][0 if ru else 1])
     if rules.options.get("last") == "one":
@@ -298,7 +292,7 @@ def _legend(rules: Rules, lang: str, scale: float) -> list[object]:
                      f"{num(-rules.limit)}; the fewest minus points win.")
     if rules.bidding:
         lines.append("Козыри с торговлей: заказавший пишет себе только взятки сверх заявки."
-                     if lang == "ru" else "Trumps with bidding: the declarer writes only tricks above his bid.")
+                     if lang == "ru" else "Trumps with bidding: the declarer writes only the tricks above the bid.")
     return [Spacer(1, 2 * mm), *[para(line, SMALL * scale) for line in lines]]
 
 
@@ -331,6 +325,7 @@ MIN_ROW_MM = 9.0  # a cell a person writes in, when one blank is on a page
 MAX_ROW_MM = 14.0
 
 
+@speaks
 def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "ru", per_page: int = 1,
               stake: str | None = None) -> bytes:
     """The empty printable blank of ``rules``; ``per_page=2`` puts two on one A4. The rows share
@@ -382,7 +377,7 @@ def _chart(report: Report, lang: str, width: float) -> Drawing:
     lp.x, lp.y = 28, 18
     lp.width, lp.height = width - 120, height - 40
     lp.data = [list(enumerate(running[p])) for p in names]
-    for i, _ in enumerate(names):
+    for i, _unused in enumerate(names):
         lp.lines[i].strokeColor = SERIES[i % len(SERIES)]
         lp.lines[i].strokeWidth = 1.4
     deals = max(len(report.rows), 1)
@@ -439,6 +434,7 @@ def _money_block(s: Settlement, lang: str, width: float, final: bool = True) -> 
     return out
 
 
+@speaks
 def sheet_pdf(report: Report, settlement: Settlement | None = None, lang: str = "ru") -> bytes:
     """The filled sheet: numbers, a mark per row, ИТОГО, the leader, the money and a chart."""
     _fonts()

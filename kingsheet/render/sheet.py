@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import num, one_line
 from kingsheet.core.report import Report
 from kingsheet.core.rules import Kind, Order, Rules
@@ -44,7 +45,7 @@ def penalty_lines(game: Any, lang: str) -> list[str]:
     ru = lang == "ru"
     if game.choose_suit:
         line = ("штрафная масть (контракт): −1 за карту; выигравший торговлю пишет ещё и свою заявку" if ru
-                else "the penalty suit (contract): −1 a card; the auction's winner also writes his bid")
+                else "the penalty suit (contract): −1 a card; the auction's winner also writes the bid")
         return [line]
     by_suit: dict[str, set[int]] = {}
     for card, value in game.card_values.items():
@@ -119,7 +120,7 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
             else:
                 mark = "; ".join(p.message.split(": ", 1)[-1] for p in row.problems)
                 if row.deal.forced:
-                    mark += " (forced)"
+                    mark += " " + _("(forced)")
             if row.deal.note:  # a deal's note is shown wherever the deal is
                 mark += f" · {one_line(row.deal.note, 80)}"
             expected = row.expected if row.expected is not None else (rules.games[gid].total if gid else None)

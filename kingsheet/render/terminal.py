@@ -10,11 +10,13 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from kingsheet.core.i18n import speaks
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
 from kingsheet.render.text import sheet_rows, status_line, totals_block
 
 
+@speaks
 def print_sheet(report: Report, lang: str = "ru") -> None:
     game = report.game
     rows = sheet_rows(report, lang)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from kingsheet.core.i18n import N_, _, ngettext, speaks
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Kind, Order, Rules, Template, Turn
 from kingsheet.core.verify import Report
@@ -20,24 +21,28 @@ def table(rows: list[list[str]], right: set[int] | None = None) -> str:
     return "\n".join(lines)
 
 
+@speaks
 def list_templates(templates: list[tuple[Template, Rules]], lang: str = "ru") -> str:
-    rows = [["id", "players", "deals", "ИТОГО (−) / (+)" if lang == "ru" else "TOTAL (−) / (+)", "name"]]
+    rows = [["id", _("players"), _("deals"), f"{word('total', lang)} (−) / (+)", _("name")]]
     for tpl, rules in templates:
         if rules.limit is not None:
-            deals, sums = "—", f"to {num(-rules.limit)}"
+            deals, sums = "—", _("to {limit}").format(limit=num(-rules.limit))
         else:
             deals, sums = str(len(rules.slots)), f"{num(rules.stage_total(0))} / +{rules.stage_total(1)}"
         rows.append([tpl.id, str(rules.players), deals, sums, tpl.name.get(lang, tpl.id)])
     return table(rows, right={1, 2})
 
 
+@speaks
 def describe_rules(rules: Rules, lang: str = "ru") -> str:
     tpl = rules.template
-    lines = [f"{tpl.id}: {tpl.name.get(lang, tpl.id)}", f"source: {tpl.source}",
-             f"players: {rules.players}; deck: {len(rules.deck.cards)} cards, {rules.deck.tricks} each"
-             + (f", talon {rules.deck.talon}" if rules.deck.talon else ""),
-             f"order: {rules.order}", ""]
-    rows = [["#", word("game", lang), "id", word("points", lang), "units"]]
+    deck = _("players: {players}; deck: {cards} cards, {tricks} each").format(
+        players=rules.players, cards=len(rules.deck.cards), tricks=rules.deck.tricks)
+    if rules.deck.talon:
+        deck += _(", talon {talon}").format(talon=rules.deck.talon)
+    lines = [f"{tpl.id}: {tpl.name.get(lang, tpl.id)}", _("source: {source}").format(source=tpl.source), deck,
+             _("order: {order}").format(order=rules.order), ""]
+    rows = [["#", word("game", lang), "id", word("points", lang), _("units")]]
     slots = rules.per_round if rules.order is not Order.FIXED else rules.slots
     for i, gid in enumerate(slots, 1):
         g = rules.games[gid]
@@ -45,33 +50,35 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
         rows.append([str(i), g.label(lang), gid, num(g.total) if g.total < 0 else f"+{g.total}", parts])
     lines.append(table(rows, right={0, 3}))
     if rules.order is Order.ORDERED_PLAYER:
-        lines.append(f"(each player orders each of these once: {len(rules.slots)} deals)")
+        lines.append(_("(each player orders each of these once: {deals} deals)").format(deals=len(rules.slots)))
     elif rules.order is Order.ORDERED_TABLE:
-        lines.append("(each game once, in any order the table chooses)")
+        lines.append(_("(each game once, in any order the table chooses)"))
     lines.append("")
     if rules.limit is not None:
-        lines.append(f"played until a total reaches {num(-rules.limit)}; the fewest minus points win")
+        lines.append(_("played until a total reaches {limit}; the fewest minus points win").format(
+            limit=num(-rules.limit)))
     else:
         lines.append(f"{word('minus', lang)} = {num(rules.stage_total(0))}   {word('plus', lang)} = +{rules.stage_total(1)}"
                      f"   {word('total', lang)} = {num(rules.grand_total)}")
-    lines.append("units: " + "; ".join(unit_lines(rules, lang)))
+    lines.append(_("units: {units}").format(units="; ".join(unit_lines(rules, lang))))
     for key, (choices, default) in tpl.options.items():
         chosen = rules.options[key]
-        lines.append(f"option {key}: {' | '.join(choices)} (default {default}; now {chosen})")
+        lines.append(_("option {key}: {choices} (default {default}; now {chosen})").format(
+            key=key, choices=" | ".join(choices), default=default, chosen=chosen))
     lines.extend(turn_lines(rules))
     if rules.bidding:
-        lines.append("trump deals: the declarer's bid is taken off their tricks (bid = N)")
+        lines.append(_("trump deals: the declarer's bid is taken off their tricks (bid = N)"))
     if rules.buyout:
-        lines.append("trump deals may be bought: buyer = …, price = N tricks")
+        lines.append(_("trump deals may be bought: buyer = …, price = N tricks"))
     for note in tpl.notes:
-        lines.append(f"note: {note}")
+        lines.append(_("note: {note}").format(note=note))
     return "\n".join(lines)
 
 
 TURN_WORDS = {
-    Turn.LEFT: "the player left of the dealer (the turn passes round the table with the deal)",
-    Turn.FREE: "any player, each keeping to their share",
-    Turn.AUCTION: "whoever wins the auction; after three passes the dealer, with a bid of 1",
+    Turn.LEFT: N_("the player left of the dealer (the turn passes round the table with the deal)"),
+    Turn.FREE: N_("any player, each keeping to their share"),
+    Turn.AUCTION: N_("whoever wins the auction; after three passes the dealer, with a bid of 1"),
 }
 
 
@@ -79,12 +86,15 @@ def turn_lines(rules: Rules) -> list[str]:
     """Whose turn it is, as `rules ID` shows it: only where the rules have such a turn."""
     out = []
     if any(g.kind is Kind.TRUMPS for g in rules.games.values()):
-        out.append(f"who declares a trump deal: {TURN_WORDS[rules.declares]} [turn] trumps = \"{rules.declares}\"")
+        out.append(_('who declares a trump deal: {who} [turn] trumps = "{turn}"').format(
+            who=_(TURN_WORDS[rules.declares]), turn=rules.declares))
     if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
-        out.append(f"who orders a game: {TURN_WORDS[rules.orders]} [turn] orders = \"{rules.orders}\"")
+        out.append(_('who orders a game: {who} [turn] orders = "{turn}"').format(
+            who=_(TURN_WORDS[rules.orders]), turn=rules.orders))
     return out
 
 
+@speaks
 def totals_block(report: Report, lang: str = "ru") -> str:
     players = list(report.game.players)
     rows = [["", *players, "Σ"]]
@@ -98,21 +108,28 @@ def totals_block(report: Report, lang: str = "ru") -> str:
     return table(rows, right=set(range(1, len(players) + 2)))
 
 
+def verdict(report: Report) -> str:
+    if report.ok:
+        return _("all consistent")
+    n = len(report.problems)
+    return ngettext("{n} problem", "{n} problems", n).format(n=n)
+
+
 def status_line(report: Report) -> str:
     rules = report.game.rules
     if rules.limit is not None:
-        verdict = "all consistent" if report.ok else f"{len(report.problems)} problem(s)"
         if report.ended_at is None:
-            return f"{len(report.rows)} deals played, to {num(-rules.limit)}; {verdict}"
-        winners = ", ".join(report.leader())
-        return (f"the game ended at deal {report.ended_at} ({num(-rules.limit)} reached); {verdict}; "
-                f"fewest minus points: {winners}")
+            n = len(report.rows)
+            return ngettext("{n} deal played, to {limit}; {verdict}", "{n} deals played, to {limit}; {verdict}",
+                            n).format(n=n, limit=num(-rules.limit), verdict=verdict(report))
+        return _("the game ended at deal {deal} ({limit} reached); {verdict}; fewest minus points: {winners}").format(
+            deal=report.ended_at, limit=num(-rules.limit), verdict=verdict(report), winners=", ".join(report.leader()))
     done, want = len(report.rows), len(report.game.rules.slots)
-    state = "complete" if report.complete else f"{done} of {want} deals played"
-    verdict = "all consistent" if report.ok else f"{len(report.problems)} problem(s)"
+    state = _("complete") if report.complete else ngettext(
+        "{done} of {want} deal played", "{done} of {want} deals played", want).format(done=done, want=want)
     expected = report.expected
-    return (f"{state}; {verdict}; expected ИТОГО (−) {num(expected.minus)}, ИТОГО (+) +{expected.plus}, "
-            f"ИТОГО {num(expected.total)}")
+    return _("{state}; {verdict}; expected ИТОГО (−) {minus}, ИТОГО (+) +{plus}, ИТОГО {total}").format(
+        state=state, verdict=verdict(report), minus=num(expected.minus), plus=expected.plus, total=num(expected.total))
 
 
 def sheet_rows(report: Report, lang: str = "ru") -> list[list[str]]:
@@ -133,6 +150,7 @@ def sheet_rows(report: Report, lang: str = "ru") -> list[list[str]]:
     return rows
 
 
+@speaks
 def sheet_text(report: Report, lang: str = "ru") -> str:
     game = report.game
     rules = game.rules
@@ -150,7 +168,7 @@ def sheet_text(report: Report, lang: str = "ru") -> str:
     lines += out
     remaining = len(rules.slots) - len(report.rows)
     if rules.order not in (Order.FIXED, Order.TO_LIMIT) and remaining > 0:
-        lines.append(f"({remaining} more deals to order)")
+        lines.append(ngettext("({n} more deal to order)", "({n} more deals to order)", remaining).format(n=remaining))
     lines.append("")
     lines.append(totals_block(report, lang))
     leaders = report.leader()

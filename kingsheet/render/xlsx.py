@@ -27,6 +27,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
+from kingsheet.core.i18n import _, speaks
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.scoring import bid_row_total_formula, cell_sign, cell_step
@@ -234,7 +235,7 @@ def _mark_problem(ws: Worksheet, row: int, cols: _Columns, sheet_row: Any) -> No
     a comment, and the row filled red."""
     from openpyxl.comments import Comment
 
-    texts = [p.message for p in sheet_row.problems] or ["forced: saved with a problem"]
+    texts = [p.message for p in sheet_row.problems] or [_("forced: saved with a problem")]
     if sheet_row.deal.forced and sheet_row.problems:
         texts.append("forced = true")
     mark = ws.cell(row, cols.mark)
@@ -509,21 +510,23 @@ def _save(wb: Workbook) -> bytes:
     return buf.getvalue()
 
 
+@speaks
 def blank_xlsx(rules: Rules, players: Sequence[str] | None = None, lang: str = "ru", stake: str | None = None) -> bytes:
     wb = Workbook()
     names = player_names(rules, tuple(players) if players else None, lang)
     rows = rows_for(rules, None, tuple(players) if players else None, lang)
-    _, total_row, cols = _sheet(wb, rules, rows, names, None, lang, None, None)
+    _unused, total_row, cols = _sheet(wb, rules, rows, names, None, lang, None, None)
     _money_sheet(wb, rules, names, total_row, cols, None, stake, lang)
     _meta(wb, rules, None, lang)
     return _save(wb)
 
 
+@speaks
 def sheet_xlsx(report: Report, settlement: Settlement | None = None, lang: str = "ru") -> bytes:
     game = report.game
     wb = Workbook()
     rows = rows_for(game.rules, report, None, lang)
-    _, total_row, cols = _sheet(wb, game.rules, rows, game.players, report, lang, game.title, game.date)
+    _unused, total_row, cols = _sheet(wb, game.rules, rows, game.players, report, lang, game.title, game.date)
     stake = game.money.get("stake")
     _money_sheet(wb, game.rules, game.players, total_row, cols, settlement, str(stake) if stake else None, lang)
     _meta(wb, game.rules, report, lang)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError, one_line
 from kingsheet.core.rules import Order, RulesError, is_template_path, load_rules, template_ids
 from kingsheet.core.vocabulary import fold
@@ -77,14 +78,14 @@ def infer_rules(labels: Sequence[str], players: int, totals: Sequence[int | None
     if len(fits) == 1:
         return fits[0][0]
     if not fits:
-        raise InputError("cannot tell which rules this sheet follows; give --rules ID")
+        raise InputError(_("cannot tell which rules this sheet follows; give --rules ID"))
     exact = [tid for tid, n in fits if n == len(wanted)]
     if len(exact) == 1:
         return exact[0]
     default = DEFAULTS.get(players)
     if default in [tid for tid, _ in fits]:
         return default
-    raise InputError(f"the sheet fits several rule systems ({', '.join(t for t, _ in fits)}); give --rules ID")
+    raise InputError(_("the sheet fits several rule systems ({value}); give --rules ID").format(value=', '.join(t for t, _ in fits)))
 
 
 def sheet_rules(ref: str, sheet: Path) -> str:
@@ -94,8 +95,7 @@ def sheet_rules(ref: str, sheet: Path) -> str:
         return ref
     name = Path(ref)
     if name.name != ref or ref in (".", "..") or not (sheet.parent / name).is_file():
-        raise InputError(f"{sheet}: the sheet names rules '{one_line(ref, 60)}'; a sheet may name a bundled rules "
-                         "id, or a template file in its own folder (or give --rules)")
+        raise InputError(_("{sheet}: the sheet names rules '{ref}'; a sheet may name a bundled rules id, or " "a template file in its own folder (or give --rules)").format(sheet=sheet, ref=one_line(ref, 60)))
     return ref
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.core.game import GameFile, build_game
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
 from kingsheet.core.vocabulary import fold
 from kingsheet.files.gamefile import read_text
@@ -92,15 +93,15 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
         if line.strip():
             lines.append(line)
     if not lines:
-        raise InputError(f"{path}: no header row (game, then one column per player)")
+        raise InputError(_("{path}: no header row (game, then one column per player)").format(path=path))
     delimiter = ";" if lines[0].count(";") > lines[0].count(",") else ","
     try:
         rows = list(csv.reader(lines, delimiter=delimiter))
     except csv.Error as exc:
-        raise InputError(f"{path}: not valid CSV ({exc})") from None
+        raise InputError(_("{path}: not valid CSV ({exc})").format(path=path, exc=exc)) from None
     header = [unquote(h.strip()) for h in rows[0]]
     if not header or fold(header[0]) not in ("game", "игра"):
-        raise InputError(f"{path}: the first column must be «game» (or «Игра»), not '{header[0] if header else ''}'")
+        raise InputError(_("{path}: the first column must be «game» (or «Игра»), not '{value}'").format(path=path, value=header[0] if header else ''))
     players: list[str] = []
     cols: dict[str, int] = {}
     for i, name in enumerate(header[1:], start=1):
@@ -110,16 +111,16 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
                 cols.setdefault(kind, i)
             continue
         if not name:
-            raise InputError(f"{path}: column {i + 1} of the header is empty")
+            raise InputError(_("{path}: column {value} of the header is empty").format(path=path, value=i + 1))
         players.append(name)
     if not players:
-        raise InputError(f"{path}: the header names no players")
+        raise InputError(_("{path}: the header names no players").format(path=path))
     deals: list[dict[str, Any]] = []
     for n, row in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in row):
             continue
         if len(row) < 1 + len(players):
-            raise InputError(f"{path}: line {n} has {len(row)} fields, the header {len(header)}")
+            raise InputError(_("{path}: line {n} has {row} fields, the header {header}").format(path=path, n=n, row=len(row), header=len(header)))
         game = unquote(row[0].strip())
         points = []
         for j, cell in enumerate(row[1:1 + len(players)]):
@@ -127,7 +128,7 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
             try:
                 points.append(int(cell.replace("−", "-")) if cell else 0)
             except ValueError:
-                raise InputError(f"{path}: line {n}, {players[j]}: '{cell}' is not a number") from None
+                raise InputError(_("{path}: line {n}, {players}: '{cell}' is not a number").format(path=path, n=n, players=players[j], cell=cell)) from None
         deal: dict[str, Any] = {"game": game, "points": points}
         if "forced" in cols and cols["forced"] < len(row) and fold(row[cols["forced"]].strip()) in ("true", "да", "1"):
             deal["forced"] = True
@@ -139,7 +140,7 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
                 try:
                     deal[key] = int(value)
                 except ValueError:
-                    raise InputError(f"{path}: line {n}: {key} '{value}' is not a whole number") from None
+                    raise InputError(_("{path}: line {n}: {key} '{value}' is not a whole number").format(path=path, n=n, key=key, value=value)) from None
             else:
                 deal[key] = value
         deals.append(deal)

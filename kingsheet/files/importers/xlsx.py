@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.core.game import GameFile, build_game
+from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
 from kingsheet.core.vocabulary import fold
 from kingsheet.files.gamefile import read_bounded
@@ -33,16 +34,15 @@ def _check_package(path: Path) -> None:
     declares its unpacked size (zipfile never gives more than that)."""
     import zipfile
 
-    read_bounded(path, MAX_WORKBOOK_BYTES, "workbook")  # a regular file of a sane size
+    read_bounded(path, MAX_WORKBOOK_BYTES, _("workbook"))  # a regular file of a sane size
     try:
         with zipfile.ZipFile(path) as zf:
             parts = zf.infolist()
     except Exception:  # a damaged zip fails with many types (BadZipFile, NotImplementedError, …)
-        raise InputError(f"{path}: not a readable workbook (damaged, password-protected, or not XLSX)") from None
+        raise InputError(_("{path}: not a readable workbook (damaged, password-protected, or not XLSX)").format(path=path)) from None
     unpacked = sum(p.file_size for p in parts)
     if len(parts) > MAX_PARTS or unpacked > MAX_UNPACKED_BYTES:
-        raise InputError(f"{path}: the workbook unpacks to {unpacked // (1024 * 1024)} MB in {len(parts)} parts, more "
-                         f"than a score sheet can hold ({MAX_UNPACKED_BYTES // (1024 * 1024)} MB); not read")
+        raise InputError(_("{path}: the workbook unpacks to {value} MB in {parts} parts, more than a score " "sheet can hold ({value2} MB); not read").format(path=path, value=unpacked // (1024 * 1024), parts=len(parts), value2=MAX_UNPACKED_BYTES // (1024 * 1024)))
 
 
 def _open(path: Path) -> Any:
@@ -54,7 +54,7 @@ def _open(path: Path) -> Any:
     except Exception:
         # a damaged zip or XML fails deep inside zipfile, zlib or openpyxl with any of a dozen
         # exception types (fuzzing found BadZipFile, zlib.error, NotImplementedError, KeyError…)
-        raise InputError(f"{path}: not a readable workbook (damaged, password-protected, or not XLSX)") from None
+        raise InputError(_("{path}: not a readable workbook (damaged, password-protected, or not XLSX)").format(path=path)) from None
 
 
 def _find_header(ws: Any) -> tuple[int, dict[str, int], list[tuple[int, str]]] | None:
@@ -148,20 +148,20 @@ def _number(cell: Any) -> int | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if isinstance(value, bool):
-        raise InputError(f"{where}: {value} is not a number")
+        raise InputError(_("{where}: {value} is not a number").format(where=where, value=value))
     if isinstance(value, int):
         return value
     if isinstance(value, float):
         if value.is_integer():
             return int(value)
-        raise InputError(f"{where}: {value} is not a whole number")
+        raise InputError(_("{where}: {value} is not a whole number").format(where=where, value=value))
     text = str(value).strip()
     if text.startswith("="):
-        raise InputError(f"{where}: holds a formula ({text}); type the number itself")
+        raise InputError(_("{where}: holds a formula ({text}); type the number itself").format(where=where, text=text))
     try:
         return int(text.replace("−", "-").replace(" ", ""))
     except ValueError:
-        raise InputError(f"{where}: '{text}' is not a number") from None
+        raise InputError(_("{where}: '{text}' is not a number").format(where=where, text=text)) from None
 
 
 def _text(value: Any) -> str | None:
@@ -182,17 +182,17 @@ def read_xlsx(path: Path, rules_ref: str | None = None) -> GameFile:
         if found:
             break
     if not found:
-        raise InputError(f"{path}: no sheet with a header row naming «Игра» (or «Game») and the players")
+        raise InputError(_("{path}: no sheet with a header row naming «Игра» (or «Game») and the players").format(path=path))
     header_row, cols, players = found
     if not players:
-        raise InputError(f"{path}: the header row names no players after «Очки»")
+        raise InputError(_("{path}: the header row names no players after «Очки»").format(path=path))
     first_p, last_p = players[0][0], players[-1][0]
     end = next((r for r in range(header_row + 1, min(ws.max_row, header_row + MAX_ROWS) + 1)
                 if (label := _text(ws.cell(r, cols["game"]).value)) and fold(label).startswith(TOTAL_LABELS)),
                header_row + MAX_ROWS + 1)
     for merged in ws.merged_cells.ranges:  # a merge under ИТОГО (a legend) is not in the way
         if header_row < merged.max_row and merged.min_row < end and merged.min_col <= last_p and merged.max_col >= first_p:
-            raise InputError(f"{path}: merged cells {merged.coord} cover the entry area; unmerge them")
+            raise InputError(_("{path}: merged cells {coord} cover the entry area; unmerge them").format(path=path, coord=merged.coord))
     deals: list[dict[str, Any]] = []
     labels: list[str] = []
     totals: list[int | None] = []
@@ -211,8 +211,7 @@ def read_xlsx(path: Path, rules_ref: str | None = None) -> GameFile:
                 totals.append(row_total)
             continue
         if not label:
-            raise InputError(f"{path}: row {r} has points but no game in column "
-                             f"{ws.cell(r, cols['game']).column_letter}")
+            raise InputError(_("{path}: row {r} has points but no game in column {column_letter}").format(path=path, r=r, column_letter=ws.cell(r, cols['game']).column_letter))
         labels.append(label)
         totals.append(row_total)
         deal: dict[str, Any] = {"game": label, "points": [v or 0 for v in values]}
@@ -224,7 +223,7 @@ def read_xlsx(path: Path, rules_ref: str | None = None) -> GameFile:
                 deal[key] = num
         deals.append(deal)
     if not deals and not labels and not meta.get("rules"):
-        raise InputError(f"{path}: no rows of games under the header")
+        raise InputError(_("{path}: no rows of games under the header").format(path=path))
     names = [name for _, name in players]
     ref = sheet_rules(meta["rules"], path) if meta.get("rules") else (rules_ref or infer_rules(labels, len(names), totals))
     options = {k.split(".", 1)[1]: v for k, v in meta.items() if k.startswith("option.")}
