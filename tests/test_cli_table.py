@@ -321,7 +321,7 @@ def test_an_evening_stays_in_the_prompt(runner, tmp_path):
     out = res.output
     assert res.exit_code == 0, out
     assert "no game «малчики» in blank-4; did you mean «Мальчики»?" in out
-    assert "✓ deal 2 corrected" in out and "removed deal 3 (boys: −4 −8 0 −4)" in out
+    assert "✓ deal 2 corrected" in out and "removed deal 3 (Мальчики: −4 −8 0 −4)" in out
     assert "1:Аня (deals)   2:Боря (turn)" in out  # the seating above the first prompt
     assert "the sheet is complete" in out and "to print it: kingsheet export" in out
     assert "0.50" in out and "→" in out  # the settlement, with the game's stake

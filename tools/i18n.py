@@ -10,7 +10,7 @@ Needs Babel (``pip install -e .[dev]``); the installed package needs only the .m
 from __future__ import annotations
 
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from io import BytesIO
 from pathlib import Path
 
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "kingsheet"
 PO = PACKAGE / "locale" / "ru" / "LC_MESSAGES" / "kingsheet.po"
 MO = PO.with_suffix(".mo")
-FIXED = datetime(2026, 1, 1, tzinfo=timezone.utc)  # dates in the header would change the file at every run
+FIXED = datetime(2026, 1, 1, tzinfo=UTC)  # dates in the header would change the file at every run
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "in_language": (2,)}
 
 

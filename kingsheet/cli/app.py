@@ -87,15 +87,15 @@ Lang = Annotated[str, typer.Option("--lang", help=_("Language: ru or en (default
 def _startup_language() -> None:
     """The language of the help texts, decided before typer reads them: --lang in the command line,
     KINGSHEET_LANG, the locale. A language kingsheet does not speak is reported by the option."""
+    import contextlib
+
     from kingsheet.core import i18n
 
     argv = sys.argv[1:]
     given = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--lang"), None)
     given = next((a[7:] for a in argv if a.startswith("--lang=")), given)
-    try:
+    with contextlib.suppress(i18n.UnknownLanguage):
         i18n.use(i18n.choose(given))
-    except i18n.UnknownLanguage:
-        pass
 
 
 _startup_language()

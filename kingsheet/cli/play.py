@@ -172,7 +172,7 @@ def _command(line: str, path: Path, game: GameFile, report: Report, lang: str, e
             change = undo_deal(path)
             held = _held(last) if last else "?"
             echo(_("removed deal {number} ({game}: {held})").format(
-                number=change.number, game=last.game if last else "?", held=held))
+                number=change.number, game=_label(game, last.game) if last else "?", held=held))
         except Unusable as exc:
             echo(f"✗ {exc}")
     elif word in ("edit", "e", "исправить"):
@@ -247,6 +247,12 @@ def _the_end(path: Path, report: Report, lang: str, echo: Callable[..., Any]) ->
     echo(_("the sheet is complete"))
     _settle(report, lang, echo)
     echo(_("to print it: kingsheet export {path} -o {pdf}").format(path=path, pdf=path.with_suffix(".pdf").name))
+
+
+def _label(game: GameFile, written: str) -> str:
+    """A game as the sheet names it («Ералаш»), whatever the file has (eralash)."""
+    gid = game.rules.find_game(written)
+    return game.rules.games[gid].label() if gid else written
 
 
 def _held(deal: Deal) -> str:

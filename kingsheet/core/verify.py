@@ -23,10 +23,10 @@ from kingsheet.core.i18n import _
 from kingsheet.core.problems import Problem, num
 from kingsheet.core.report import Report, Row, Totals
 from kingsheet.core.rules import SUIT_NAMES, Game, Kind, Rules
-from kingsheet.core.vocabulary import COUNT_WORDS, count_word
 from kingsheet.core.scoring import bid_row_total, declarer_tricks, is_rospis, rospis_each, undo_buyout
 from kingsheet.core.sequence import check_sequence, ended_at
 from kingsheet.core.sequence import label as game_label
+from kingsheet.core.vocabulary import COUNT_WORDS, count_word
 
 __all__ = ["Report", "Row", "Totals", "ended_at", "suit_of", "verify"]
 

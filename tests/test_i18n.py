@@ -1,0 +1,155 @@
+"""The players' language: the catalog is whole and safe, the language is chosen as documented,
+plurals and money are written the Russian way, and every surface speaks both languages."""
+
+from __future__ import annotations
+
+import importlib.util
+import string
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, deal, game_text
+from kingsheet.core import i18n
+from kingsheet.core.money import fmt_money, settle
+
+pytest.importorskip("babel")
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("i18n_tool", ROOT / "tools" / "i18n.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def _fields(text: str) -> list[tuple[str, str, str]]:
+    return sorted({(name, spec or "", conv or "") for _lit, name, spec, conv in string.Formatter().parse(text)
+                   if name is not None})
+
+
+@pytest.mark.skipif(not (ROOT / "tools" / "i18n.py").exists(), reason="the catalog tools are in the source tree")
+def test_every_message_of_the_code_has_its_russian_and_the_same_placeholders():
+    tool = _tool()
+    catalog = tool.current()
+    in_code = {m.id for m in tool.extracted() if m.id}
+    in_po = {m.id for m in catalog if m.id}
+    assert in_code == in_po, "run: python tools/i18n.py compile"
+    assert tool.missing(catalog) == []
+    for m in catalog:
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        strings = m.string if isinstance(m.string, tuple) else (m.string,)
+        for text in strings:
+            assert _fields(text) == _fields(ids[-1]), (m.id, text)
+            # and it formats: a placeholder the translation invented would raise at the table
+            text.format(**{name: 1 for name, _spec, _conv in _fields(text)})
+
+
+@pytest.mark.skipif(not (ROOT / "tools" / "i18n.py").exists(), reason="the catalog tools are in the source tree")
+def test_the_compiled_catalog_is_the_po_file():
+    tool = _tool()
+    assert tool.MO.read_bytes() == tool.compiled(), "run: python tools/i18n.py compile"
+
+
+@pytest.mark.parametrize("explicit, env, want", [
+    ("en", {"KINGSHEET_LANG": "ru", "LANG": "ru_RU.UTF-8"}, "en"),
+    (None, {"KINGSHEET_LANG": "en", "LANG": "ru_RU.UTF-8"}, "en"),
+    (None, {"LANG": "ru_RU.UTF-8"}, "ru"),
+    (None, {"LC_ALL": "en_GB.UTF-8", "LANG": "ru_RU.UTF-8"}, "en"),
+    (None, {"LANGUAGE": "ru:en", "LANG": "en_US.UTF-8"}, "ru"),
+    (None, {"LANG": "de_DE.UTF-8"}, "en"),  # a language kingsheet does not speak: English
+    (None, {"LANG": "C.UTF-8"}, "ru"),  # no language at all: the game's own
+    (None, {}, "ru"),
+    ("RU", {}, "ru"),
+])
+def test_the_language_comes_from_lang_then_the_variable_then_the_locale(explicit, env, want):
+    assert i18n.choose(explicit, env) == want
+
+
+@pytest.mark.parametrize("explicit, env", [("de", {}), (None, {"KINGSHEET_LANG": "klingon"})])
+def test_a_language_kingsheet_does_not_speak_is_an_error(explicit, env):
+    with pytest.raises(i18n.UnknownLanguage):
+        i18n.choose(explicit, env)
+
+
+@pytest.mark.parametrize("n, word", [(1, "сдача"), (2, "сдачи"), (4, "сдачи"), (5, "сдач"), (11, "сдач"),
+                                     (12, "сдач"), (21, "сдача"), (22, "сдачи"), (25, "сдач"), (111, "сдач")])
+def test_russian_plurals(n, word):
+    with i18n.speaking("ru"):
+        assert i18n.ngettext("{n} deal", "{n} deals", n).format(n=n) == f"{n} {word}"
+    with i18n.speaking("en"):
+        assert i18n.ngettext("{n} deal", "{n} deals", n).format(n=n) == f"{n} deal" + ("" if n == 1 else "s")
+
+
+def test_money_is_written_as_each_language_writes_it():
+    s = settle({"Аня": 185, "Боря": -185}, Decimal("0.50"))
+    with i18n.speaking("ru"):
+        assert fmt_money(Decimal("92.50"), s) == "92,50 ₽"
+        assert fmt_money(Decimal("1234.5"), s) == "1\u202f234,50 ₽"
+        assert fmt_money(Decimal("185"), s) == "185 ₽"
+    with i18n.speaking("en"):
+        assert fmt_money(Decimal("92.50"), s) == "92.50 ₽"
+        assert fmt_money(Decimal("1234.5"), s) == "1,234.50 ₽"
+
+
+def _kingsheet(*args: str, lang: str | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KINGSHEET_LANG", "LC_", "LANG"))}
+    if lang:
+        env["KINGSHEET_LANG"] = lang
+    return subprocess.run([sys.executable, "-m", "kingsheet.cli", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=60)
+
+
+def test_help_is_in_the_chosen_language():
+    ru = _kingsheet("new", "--help", lang="ru")
+    en = _kingsheet("new", "--help", "--lang", "en", lang="ru")
+    assert "Рассадка по часовой стрелке" in ru.stdout and "Seating, clockwise" in en.stdout
+
+
+def test_an_unknown_language_is_refused_with_exit_2(tmp_path):
+    res = _kingsheet("rules", "--lang", "de")
+    assert res.returncode == 2 and "'de' is not a language kingsheet speaks" in res.stderr.replace("«", "'") \
+        or "«de»" in res.stderr
+    res = _kingsheet("rules", lang="xx")
+    assert res.returncode == 2 and "KINGSHEET_LANG" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_a_russian_check_reads_russian_and_the_json_stays_neutral(tmp_path):
+    import json
+
+    path = tmp_path / "g.toml"
+    path.write_text(game_text(deals=deal("tricks", [-4, -4, -4, -2]) + deal("hearts", [-8, -8, 0, 0])),
+                    encoding="utf-8")
+    res = _kingsheet("check", str(path), lang="ru")
+    assert res.returncode == 1
+    assert "сдача 1 (Взятки): сумма строки −14, должно быть −16" in res.stdout + res.stderr
+    data = json.loads(_kingsheet("check", str(path), "--json", lang="ru").stdout)
+    problem = data["errors"][0]
+    assert problem["code"] == "row-sum" and problem["expected"] == -16 and problem["deal"] == 1
+
+
+def test_renderers_speak_the_language_they_are_given(tmp_path):
+    """A sheet printed in English from a Russian prompt (and back): messages and money follow the sheet."""
+    from kingsheet.core.game import build_game
+    from kingsheet.core.tomltext import parse
+    from kingsheet.core.verify import verify
+    from kingsheet.render.money import settlement_text
+    from kingsheet.render.text import sheet_text
+
+    text = game_text(deals=deal("tricks", [-4, -6, -2, -4]))
+    report = verify(build_game(parse(text), "g.toml", None, tmp_path))
+    with i18n.speaking("ru"):
+        assert "played" in sheet_text(report, "en") and "сыграно" not in sheet_text(report, "en")
+        s = settle({"Аня": 15, "Боря": -15}, Decimal("0.05"))
+        assert "1.50 ₽" in settlement_text(s, None, "en")
+    with i18n.speaking("en"):
+        assert "сыграно 1 из 12" in sheet_text(report, "ru")
+        assert "1,50 ₽" in settlement_text(s, None, "ru")
