@@ -101,7 +101,7 @@ def _startup_language() -> None:
 _startup_language()
 
 
-@app.command("rules")
+@app.command("rules", help=_("List the rule systems, or show one: rows, units, row and stage totals, options.\n" "\n" "Example: kingsheet rules blank-4 --option boys=jacks+kings\n" "Example: kingsheet rules --check our-king.toml"))
 def rules_cmd(
     rules_id: Annotated[str | None, typer.Argument(metavar="[ID]", help=_("A template id or file."),
                                                    autocompletion=complete_rules)] = None,
@@ -109,11 +109,6 @@ def rules_cmd(
     check: Annotated[Path | None, typer.Option("--check", help=_("Validate a template file of your own."))] = None,
     lang: Lang = "",
 ) -> None:
-    """List the rule systems, or show one: rows, units, row and stage totals, options.
-
-    Example: kingsheet rules blank-4 --option boys=jacks+kings
-    Example: kingsheet rules --check our-king.toml
-    """
     from kingsheet.core.rules import RulesError, load_rules, load_template, template_ids
     from kingsheet.render.text import describe_rules, list_templates
 
@@ -157,17 +152,13 @@ def _check_template(path: Path, lang: str) -> NoReturn:
     raise typer.Exit(OK)
 
 
-@app.command("check")
+@app.command("check", help=_("Verify game files: every row, every cell, the ИТОГО rows and the order of deals.\n" "\n" "Example: kingsheet check examples/blank-4.toml"))
 def check_cmd(
     files: Annotated[list[Path] | None, typer.Argument(help=_("Game files (TOML), or filled sheets (XLSX, CSV); default: the current game."))] = None,
     as_json: Annotated[bool, typer.Option("--json", help=_("One JSON object per file (a list for several)."))] = False,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help=_("Worker processes for many files (0: one per core)."))] = 1,
     lang: Lang = "",
 ) -> None:
-    """Verify game files: every row, every cell, the ИТОГО rows and the order of deals.
-
-    Example: kingsheet check examples/blank-4.toml
-    """
     import os
 
     from kingsheet.cli.batch import check_many
@@ -191,7 +182,7 @@ def check_cmd(
     raise typer.Exit(code)
 
 
-@app.command("settle")
+@app.command("settle", help=_("Money: every pair's debt and the fewest transfers that settle the evening.\n" "\n" 'Example: kingsheet settle --totals "А=100,Б=70,В=65,Г=-20" --stake 1'))
 def settle_cmd(
     files: Annotated[list[Path] | None, typer.Argument(help=_("Game files of one evening (summed by name)."))] = None,
     totals: Annotated[str | None, typer.Option("--totals", help=_('ИТОГО by name: "А=100,Б=70,В=65,Г=-20"'))] = None,
@@ -204,10 +195,6 @@ def settle_cmd(
     as_json: Annotated[bool, typer.Option("--json", help=_("The settlement as JSON."))] = False,
     lang: Lang = "",
 ) -> None:
-    """Money: every pair's debt and the fewest transfers that settle the evening.
-
-    Example: kingsheet settle --totals "А=100,Б=70,В=65,Г=-20" --stake 1
-    """
 
     from kingsheet.core.money import METHODS, check_currency, parse_decimal, parse_stake, parse_totals, settle
     from kingsheet.render.money import settlement_text
@@ -315,7 +302,7 @@ def complete_players(incomplete: str) -> list[str]:
         return []
 
 
-@app.command("new")
+@app.command("new", help=_("Start a game file and make it the current game.\n" "\n" 'Example: kingsheet new friday.toml --rules blank-4 --players "Аня,Боря,Вася,Галя" --stake 0.50'))
 def new_cmd(
     file: Annotated[Path, typer.Argument(help=_("The game file to create (.toml)."))],
     rules_id: Annotated[str, typer.Option("--rules", "-r", help=_("Template id or file."), autocompletion=complete_rules)],
@@ -329,10 +316,6 @@ def new_cmd(
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
     lang: Lang = "",
 ) -> None:
-    """Start a game file and make it the current game.
-
-    Example: kingsheet new friday.toml --rules blank-4 --players "Аня,Боря,Вася,Галя" --stake 0.50
-    """
     from kingsheet.core.entry import find_player
     from kingsheet.core.money import METHODS, check_currency, parse_stake
     from kingsheet.core.rules import RulesError, is_template_path, load_rules
@@ -476,17 +459,13 @@ ForceOpt = Annotated[bool, typer.Option("--force", help=_("Record a deal that fa
 DEAL_CTX = {"ignore_unknown_options": True, "allow_interspersed_args": True}
 
 
-@app.command("deal", context_settings=DEAL_CTX)
+@app.command("deal", context_settings=DEAL_CTX, help=_("Record the next deal after checking it; a row that does not add up is refused.\n" "\n" "Example: kingsheet deal tricks -4 0 -8 -4      (the current game; GAME may be omitted)"))
 def deal_cmd(
     args: Annotated[list[str] | None, typer.Argument(metavar="[FILE] [GAME] POINTS...", autocompletion=complete_games)] = None,
     taken: TakenOpt = None, declarer: DeclOpt = None, contract: ContractOpt = None, bid: BidOpt = None,
     buyer: BuyerOpt = None, price: PriceOpt = None, orderer: OrdererOpt = None, note: NoteOpt = None,
     force: ForceOpt = False, lang: Lang = "",
 ) -> None:
-    """Record the next deal after checking it; a row that does not add up is refused.
-
-    Example: kingsheet deal tricks -4 0 -8 -4      (the current game; GAME may be omitted)
-    """
     from kingsheet.core.entry import next_game
     from kingsheet.core.rules import RulesError
     from kingsheet.files.changes import Refused, add_deal
@@ -517,17 +496,13 @@ def deal_cmd(
     _after_change(path, change, "recorded")
 
 
-@app.command("edit", context_settings=DEAL_CTX)
+@app.command("edit", context_settings=DEAL_CTX, help=_("Correct deal N (any deal, not only the last); the whole sheet is checked again.\n" "\n" "Example: kingsheet edit 3 0 -4 0 -12"))
 def edit_cmd(
     args: Annotated[list[str], typer.Argument(metavar="[FILE] N [GAME] POINTS...")],
     taken: TakenOpt = None, declarer: DeclOpt = None, contract: ContractOpt = None, bid: BidOpt = None,
     buyer: BuyerOpt = None, price: PriceOpt = None, orderer: OrdererOpt = None, note: NoteOpt = None,
     force: ForceOpt = False, lang: Lang = "",
 ) -> None:
-    """Correct deal N (any deal, not only the last); the whole sheet is checked again.
-
-    Example: kingsheet edit 3 0 -4 0 -12
-    """
     from kingsheet.core.rules import RulesError
     from kingsheet.files.changes import Refused, edit_deal
     from kingsheet.files.gamefile import load_game
@@ -558,13 +533,9 @@ def edit_cmd(
     _after_change(path, change, "corrected")
 
 
-@app.command("undo")
+@app.command("undo", help=_("Remove the last deal.\n" "\n" "Example: kingsheet undo"))
 def undo_cmd(file: Annotated[Path | None, typer.Argument(help=_("The game file (default: the current game)."))] = None,
              lang: Lang = "") -> None:
-    """Remove the last deal.
-
-    Example: kingsheet undo
-    """
     from kingsheet.files.changes import undo_deal
 
     try:
@@ -576,15 +547,11 @@ def undo_cmd(file: Annotated[Path | None, typer.Argument(help=_("The game file (
     _after_change(path, change, "removed")
 
 
-@app.command("show")
+@app.command("show", help=_("The sheet as the paper blank: every row, the «Очки» column, marks, ИТОГО, the leader.\n" "\n" "Example: kingsheet show friday.toml --lang en"))
 def show_cmd(
     file: Annotated[Path | None, typer.Argument(help=_("The game file (default: the current game)."))] = None,
     lang: Lang = "",
 ) -> None:
-    """The sheet as the paper blank: every row, the «Очки» column, marks, ИТОГО, the leader.
-
-    Example: kingsheet show friday.toml --lang en
-    """
     from kingsheet.core.verify import verify
     from kingsheet.files.load import load_any
     from kingsheet.render.text import sheet_text
@@ -608,18 +575,11 @@ def _no_color() -> bool:
     return bool(os.environ.get("NO_COLOR"))
 
 
-@app.command("play")
+@app.command("play", help=_("An evening at the table: asks for each deal in turn, re-asks a row that does not add up.\n" "\n" "Type the points in seating order (-4 0 -8 -4), or what each took (Аня: tricks=2 hearts=1; Боря: …),\n" "optionally after the game's name; add declarer=…, bid=…, buyer=…, price=…, orderer=… where\n" "needed. Commands: edit N …, undo, show, check, settle, help, quit. Every finished deal is saved at once.\n" "\n" "Example: kingsheet play friday.toml"))
 def play_cmd(
     file: Annotated[Path | None, typer.Argument(help=_("The game file (default: the current game)."))] = None,
     lang: Lang = "",
 ) -> None:
-    """An evening at the table: asks for each deal in turn, re-asks a row that does not add up.
-
-    Type the points in seating order (-4 0 -8 -4), or what each took (Аня: tricks=2 hearts=1; Боря: …),
-    optionally after the game's name; add declarer=…, bid=…, buyer=…, price=…, orderer=… where
-    needed. Commands: undo, show, quit. Every finished deal is saved at once.
-    Example: kingsheet play friday.toml
-    """
     from kingsheet.cli.play import run
 
     try:
@@ -657,7 +617,7 @@ def _output(path: Path, allowed: set[str]) -> str:
     return suffix
 
 
-@app.command("blank")
+@app.command("blank", help=_("The empty printable blank of a rule system, as PDF or XLSX.\n" "\n" 'Example: kingsheet blank --rules blank-4 -o blank.pdf --players "Аня,Боря,Вася,Галя"'))
 def blank_cmd(
     rules_id: Annotated[str, typer.Option("--rules", "-r", help=_("Template id or file."), autocompletion=complete_rules)],
     output: Annotated[Path, typer.Option("--output", "-o", help=_("blank.pdf or blank.xlsx"))],
@@ -668,10 +628,6 @@ def blank_cmd(
     lang: Lang = "",
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
 ) -> None:
-    """The empty printable blank of a rule system, as PDF or XLSX.
-
-    Example: kingsheet blank --rules blank-4 -o blank.pdf --players "Аня,Боря,Вася,Галя"
-    """
     from kingsheet.core.rules import RulesError, load_rules
     from kingsheet.files.storage import write_new
 
@@ -698,17 +654,13 @@ def blank_cmd(
                                                                     length=_game_length(rules)))
 
 
-@app.command("export")
+@app.command("export", help=_("The filled sheet: numbers, marks, ИТОГО, the money; a sheet with problems is printed with them marked.\n" "\n" "Example: kingsheet export friday.toml -o friday.pdf"))
 def export_cmd(
     output: Annotated[Path, typer.Option("--output", "-o", help=_("sheet.pdf, .xlsx, .csv or .json"))],
     file: Annotated[Path | None, typer.Argument(help=_("The game file, or a filled XLSX/CSV sheet (default: the current game)."))] = None,
     lang: Lang = "",
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
 ) -> None:
-    """The filled sheet: numbers, marks, ИТОГО, the money; a sheet with problems is printed with them marked.
-
-    Example: kingsheet export friday.toml -o friday.pdf
-    """
     from kingsheet.core.money import settlement_of
     from kingsheet.core.verify import verify
     from kingsheet.files.load import load_any
@@ -746,7 +698,7 @@ def export_cmd(
     raise typer.Exit(OK if report.ok else PROBLEMS)
 
 
-@app.command("import")
+@app.command("import", help=_("A sheet filled by hand elsewhere, into a game file (checked on the way).\n" "\n" "Example: kingsheet import friday.xlsx -o friday.toml"))
 def import_cmd(
     sheet: Annotated[Path, typer.Argument(help=_("A filled sheet: .xlsx or .csv."))],
     output: Annotated[Path, typer.Option("--output", "-o", help=_("The game file to write (.toml)."))],
@@ -755,10 +707,6 @@ def import_cmd(
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
     lang: Lang = "",
 ) -> None:
-    """A sheet filled by hand elsewhere, into a game file (checked on the way).
-
-    Example: kingsheet import friday.xlsx -o friday.toml
-    """
     import os
 
     from kingsheet.core.rules import is_template_path
