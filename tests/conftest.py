@@ -7,6 +7,8 @@ import pytest
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
+# English unless a test asks for Russian, from the start: the CLI reads its help texts at import
+os.environ["KINGSHEET_LANG"] = "en"
 EXAMPLES = ROOT / "examples"
 
 

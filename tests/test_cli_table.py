@@ -125,7 +125,7 @@ def test_new_refuses_to_overwrite(runner, game):
     res = run(runner, "new", game, "--rules", "blank-4", "--players", PLAYERS)
     assert res.exit_code == 2 and "already exists; use --force" in res.stderr
     res = run(runner, "new", game, "--rules", "blank-4", "--players", "А,Б,В")
-    assert res.exit_code == 2 and "blank-4 is for 4 players; --players names 3" in res.stderr
+    assert res.exit_code == 2 and "blank-4 is for 4 players; 3 are named" in res.stderr
 
 
 def test_edit_any_deal_keeps_hand_comments(runner, game):

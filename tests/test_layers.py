@@ -16,7 +16,8 @@ ALLOWED = {
     "core": {"core"},
     "files": {"core", "files"},
     "render": {"core", "render"},
-    "cli": {"core", "files", "render", "cli"},
+    "serve": {"core", "files", "render", "serve"},  # the phone page: a layer beside the command line
+    "cli": {"core", "files", "render", "serve", "cli"},
 }
 
 
@@ -47,7 +48,7 @@ def test_each_folder_imports_only_what_its_rule_allows(path):
     if layer == "__init__.py":
         assert imports_of(path) == []
         return
-    assert layer in ALLOWED, f"{path}: a module outside the four layers"
+    assert layer in ALLOWED, f"{path}: a module outside the layers"
     for line, name in imports_of(path):
         parts = name.split(".")
         assert len(parts) >= 2 and parts[1] in ALLOWED[layer], \
@@ -77,3 +78,14 @@ def test_the_suite_runs_against_the_package_it_means():
         assert "site-packages" in where.parts, where
     else:
         assert where.is_relative_to(ROOT), where
+
+
+def test_the_heavy_extras_load_only_in_their_command():
+    """Starlette and uvicorn (kingsheet[serve]) are not imported by the CLI's start nor by any other command."""
+    import subprocess
+    import sys
+
+    code = ("import sys, kingsheet.cli.app; "
+            "print(sorted(m for m in ('starlette', 'uvicorn', 'kingsheet.serve') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

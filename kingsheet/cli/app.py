@@ -316,43 +316,15 @@ def new_cmd(
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
     lang: Lang = "",
 ) -> None:
-    from kingsheet.core.entry import find_player
-    from kingsheet.core.money import METHODS, check_currency, parse_stake
-    from kingsheet.core.rules import RulesError, is_template_path, load_rules
+    from kingsheet.core.rules import RulesError
+    from kingsheet.files.creation import create_game, seating
     from kingsheet.files.current import remember_current
-    from kingsheet.files.edits import new_game_text
-    from kingsheet.files.storage import write_new
+    from kingsheet.files.gamefile import load_game
 
-    folder = file.parent if str(file.parent) else Path(".")
-    if not folder.is_dir():
-        fail(_("{file}: the folder {folder} does not exist").format(file=file, folder=folder))
+    names = seating(players)
     try:
-        names = [p.strip() for p in players.replace(";", ",").split(",") if p.strip()]
-        opts = parse_option_pairs(option)
-        rules = load_rules(rules_id, opts)
-        if len(names) != rules.players:
-            fail(_("{id} is for {players} players; --players names {names}").format(id=rules.id, players=rules.players, names=len(names)))
-        if len(set(names)) != len(names):
-            fail(_("--players names someone twice"))
-        dealer = find_player(first_dealer, names) if first_dealer else None
-        money: dict[str, str] = {}
-        if stake is not None or currency or method:
-            cur = check_currency(currency)
-            money = {"stake": str(parse_stake(stake, cur)), "currency": cur}
-            if method and method not in METHODS:
-                fail(_("--method must be pairwise or pot, not '{method}'").format(method=method))
-            money["method"] = method or "pairwise"
-        ref = rules_id
-        if is_template_path(ref):
-            # a template file of the user's: stored relative to the game file, as the loader reads it
-            import os
-
-            ref = os.path.relpath(Path(ref).resolve(), file.resolve().parent)
-        text = new_game_text(ref, names, opts, dealer, money, title)
-        from kingsheet.files.gamefile import read_game
-
-        read_game(text, file, file.resolve().parent)  # the new file must load as it will be read
-        write_new(file, text.encode("utf-8"), force)
+        rules = create_game(file, rules_id, names, parse_option_pairs(option), first_dealer, stake, currency, method,
+                            title, force)
     except (RulesError, Unusable) as exc:
         fail_on(exc)
     why = remember_current(file)
@@ -361,7 +333,7 @@ def new_cmd(
     first = rules.slots[0] if rules.slots else next(iter(rules.games))
     typer.echo(_("{file}: new {id} game for {names}; {length}. First: {game}, {dealer} deals.").format(
         file=file, id=rules.id, names=", ".join(names), length=_game_length(rules), game=rules.games[first].label(),
-        dealer=dealer or names[0]))
+        dealer=load_game(file).dealer_of(1)))
 
 
 def _game_length(rules: Any) -> str:
@@ -603,6 +575,30 @@ def _one_command(argv: list[str]) -> typer.Typer | None:
     single = typer.Typer(add_completion=False, rich_markup_mode=None, pretty_exceptions_enable=False)
     single.registered_commands.append(info)
     return single
+
+
+@app.command("serve", help=_("The live sheet on every phone at the table: a local web page for the game, "
+                              "with the deals, corrections and the money.\n\n"
+                              "Example: kingsheet serve friday.toml --lan"))
+def serve_cmd(
+    file: Annotated[Path | None, typer.Argument(help=_("The game file (default: the current game)."))] = None,
+    lan: Annotated[bool, typer.Option("--lan", help=_("Listen on the local network, for the phones."))] = False,
+    port: Annotated[int, typer.Option("--port", help=_("The port (the next free one if it is taken)."),
+                                      min=1024, max=65535)] = 8765,
+    lang: Lang = "",
+) -> None:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        fail(_("kingsheet serve needs its extra: pip install 'kingsheet[serve]'"))
+    from kingsheet.serve.run import serve
+
+    path = _game_path(file)
+    try:
+        serve(path, lan, port, lang, typer.echo)
+    except Unusable as exc:
+        fail_on(exc)
 
 
 # --- sheets: PDF, XLSX, CSV -------------------------------------------------------------------------

@@ -24,8 +24,8 @@ class TakenError(InputError):
     """What each player took, written so it cannot be read (the CLI names its --taken flag)."""
 
 
-def deal_fields(game: GameFile, number: int, gid: str, points: Sequence[str], taken: str | None,
-                extras: Mapping[str, Any]) -> dict[str, Any]:
+def deal_fields(game: GameFile, number: int, gid: str, points: Sequence[str],
+                taken: str | Sequence[Mapping[str, Any]] | None, extras: Mapping[str, Any]) -> dict[str, Any]:
     """The fields of deal ``number`` from what a person typed: the points in seating order or what
     each took, players by name or prefix, and the declarer and orderer from the turn where they
     are not given. Raises InputError with the reason."""
@@ -33,7 +33,8 @@ def deal_fields(game: GameFile, number: int, gid: str, points: Sequence[str], ta
     if taken is not None:
         if points:
             raise InputError(_("give the points or what each took, not both"))
-        fields["taken"] = parse_taken_spec(taken, game.players)
+        fields["taken"] = (parse_taken_spec(taken, game.players) if isinstance(taken, str)
+                           else _taken_table(taken, game.players, number))
     elif not points:
         raise InputError(_("give the points in seating order (e.g. -4 0 -8 -4), or what each took (Аня: tricks=2; …)"))
     else:
@@ -53,6 +54,19 @@ def deal_fields(game: GameFile, number: int, gid: str, points: Sequence[str], ta
         if extras.get(key) is not None:
             fields[key] = str(extras[key])
     return game.with_turn(fields, number)
+
+
+def _taken_table(taken: Sequence[Mapping[str, Any]], players: Sequence[str], number: int) -> list[dict[str, int]]:
+    """What each took, one table per player in seating order (a form's grid)."""
+    if len(taken) != len(players):
+        raise TakenError(_("{given} entries of what each took for {n} players").format(given=len(taken), n=len(players)))
+    out = []
+    for who, entry in zip(players, taken):
+        parsed, err = parse_taken(dict(entry), number)
+        if err or parsed is None:
+            raise TakenError(f"{who}: {err}")
+        out.append(parsed)
+    return out
 
 
 def suggest_game(rules: Rules, typed: str) -> str | None:
@@ -125,6 +139,21 @@ def parse_points(values: Sequence[str], n: int) -> list[int]:
     if len(points) != n:
         raise InputError(_("{points} points given for {n} players; write one per player in seating order").format(points=len(points), n=n))
     return points
+
+
+def signed_points(rules: Rules, game_id: str, values: Sequence[str]) -> list[str]:
+    """Points typed as magnitudes (a phone's keypad may have no minus key): the sign is the game's.
+    A value typed with its sign keeps it; where a cell may be either, the value is as typed."""
+    from kingsheet.core.scoring import cell_sign
+
+    sign = cell_sign(rules, rules.games[game_id])
+    out = []
+    for v in values:
+        text = v.strip().replace("−", "-")
+        if sign == -1 and text and text[0].isdigit():
+            text = "-" + text
+        out.append(text or "0")
+    return out
 
 
 def next_game(game: GameFile, report: Report | None = None) -> str | None:

@@ -29,14 +29,33 @@ class Refused(Exception):
         self.report = report
 
 
+class Stale(InputError):
+    """The sheet changed after the screen that asked for this change last saw it (another phone or
+    a terminal wrote first): nothing was written."""
+
+    def __init__(self, seen: int, now: int, number: int | None) -> None:
+        if number is not None and now >= number:
+            text = _("deal {number} was entered meanwhile on another phone or terminal; nothing was written. "
+                     "Look at the sheet, then enter the next deal").format(number=number)
+        else:
+            text = _("the sheet changed meanwhile (it has {now} deals, this screen saw {seen}); nothing was "
+                     "written. Look at the sheet and try again").format(now=now, seen=seen)
+        super().__init__(text)
+        self.seen, self.now = seen, now
+
+
 @dataclass(frozen=True)
 class Change:
     report: Report
     number: int  # the deal that was added, edited or removed
 
 
-def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bool) -> Change:
-    """``change(text, forced)`` returns the new text and the number of the deal it touched."""
+def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bool, seen: int | None = None,
+           adding: bool = False) -> Change:
+    """``change(text, forced)`` returns the new text and the number of the deal it touched.
+
+    ``seen``: the number of deals the caller's screen showed; when the file holds another number
+    (someone else wrote first), :class:`Stale` is raised under the lock and nothing is written."""
     if not path.name or path.is_dir():
         raise InputError(_("'{path}' is a folder, not a game file").format(path=path))
     read_text(path)  # a regular file that is there, before any lock file is made beside it
@@ -46,6 +65,8 @@ def _apply(path: Path, change: Callable[[str, bool], tuple[str, int]], force: bo
         _sweep(path)
         text = read_text(path)
         read_game(text, path, path.parent)  # the file as it is must be usable
+        if seen is not None and (now := _count(text)) != seen:
+            raise Stale(seen, now, seen + 1 if adding else None)
         new_text, number = change(text, False)
         after = verify(read_game(new_text, path, path.parent))
         own = [p for p in after.problems if p.deal == number]
@@ -69,22 +90,23 @@ def _count(text: str) -> int:
     return len(deals) if isinstance(deals, list) else 0
 
 
-def add_deal(path: Path, fields: Mapping[str, Any], force: bool = False) -> Change:
+def add_deal(path: Path, fields: Mapping[str, Any], force: bool = False, seen: int | None = None) -> Change:
     def change(text: str, forced: bool) -> tuple[str, int]:
         return append_deal(text, {**fields, "forced": forced}), _count(text) + 1
 
-    return _apply(path, change, force)
+    return _apply(path, change, force, seen, adding=True)
 
 
-def edit_deal(path: Path, number: int, fields: Mapping[str, Any], force: bool = False) -> Change:
+def edit_deal(path: Path, number: int, fields: Mapping[str, Any], force: bool = False,
+              seen: int | None = None) -> Change:
     def change(text: str, forced: bool) -> tuple[str, int]:
         return replace_deal(text, number, {**fields, "forced": forced}), number
 
-    return _apply(path, change, force)
+    return _apply(path, change, force, seen)
 
 
-def undo_deal(path: Path) -> Change:
+def undo_deal(path: Path, seen: int | None = None) -> Change:
     def change(text: str, forced: bool) -> tuple[str, int]:
         return remove_last(text)
 
-    return _apply(path, change, True)
+    return _apply(path, change, True, seen)

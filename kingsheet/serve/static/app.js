@@ -1,0 +1,382 @@
+// kingsheet on a phone: the live sheet, the next deal, corrections, the money, a new game.
+// Every word comes from the server (its catalog); every name is written as text, never as markup.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let S = null;            // the latest state from /api/state
+let view = "sheet";
+let lang = localStorage.getItem("kingsheet-lang") || document.documentElement.lang || "ru";
+let mode = "points";     // or "taken" (what each took, for games that count several things)
+let editing = null;      // the number of the deal being corrected, or null for the next deal
+let formFor = null;      // the deal number the form was filled for: another phone may take it
+let source = null;       // the live stream
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
+}
+function W(key) { return (S && S.words && S.words[key]) || key; }
+function url(path) { return path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang); }
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
+  opts.credentials = "same-origin";
+  const res = await fetch(url(path), opts);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = {ok: false, error: res.statusText}; }
+  return {status: res.status, data};
+}
+
+async function load() {
+  const {data} = await api("/api/state");
+  const before = S;
+  S = data;
+  document.documentElement.lang = S.lang || lang;
+  if (before && before.deals !== S.deals && formFor !== null && editing === null && S.next &&
+      S.next.number !== formFor && before.deals < S.deals) {
+    notice(fill(W("elsewhere"), {number: formFor}));
+    resetForm();
+  }
+  render();
+  if (view === "money") loadMoney();
+}
+
+function notice(text) {
+  const n = $("notice");
+  n.textContent = text;
+  n.hidden = !text;
+}
+
+function render() {
+  $("tab-sheet").textContent = W("sheet");
+  $("tab-money").textContent = W("money");
+  $("tab-new").textContent = W("new");
+  $("lang").textContent = lang === "ru" ? "EN" : "RU";
+  $("lang").setAttribute("aria-label", W("language"));
+  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("on", b.dataset.view === view);
+  for (const v of ["sheet", "money", "new"]) $("view-" + v).hidden = v !== view;
+  $("pdf").href = url("/download/pdf");
+  $("xlsx").href = url("/download/xlsx");
+  $("undo").textContent = W("undo");
+  if (!S.ok) {
+    $("title").textContent = "kingsheet";
+    $("error").hidden = false;
+    $("error").textContent = S.error;
+    return;
+  }
+  $("title").textContent = S.title;
+  renderSheet();
+  renderForm();
+}
+
+function renderSheet() {
+  const t = $("sheet");
+  t.replaceChildren();
+  const head = el("tr");
+  for (const h of [W("deal"), W("game"), W("points"), ...S.players, "✓"]) head.append(el("th", h));
+  t.append(head);
+  for (const r of S.rows) {
+    const tr = el("tr");
+    if (r.played) tr.classList.add("played");
+    if (r.played && !r.ok) tr.classList.add("bad");
+    if (S.next && r.number === S.next.number && editing === null) tr.classList.add("next");
+    if (r.stage_start) tr.classList.add("stage");
+    tr.append(el("td", r.number, "n"), el("td", r.game, "g"), el("td", r.points === null ? "" : r.points, "n"));
+    for (const c of r.cells) tr.append(el("td", c, "n"));
+    const mark = el("td", r.played ? (r.ok ? "✓" : "✗") : "", "mark");
+    if (r.played && !r.ok) mark.title = r.mark;
+    tr.append(mark);
+    if (r.played) tr.addEventListener("click", () => startEdit(r.number));
+    t.append(tr);
+  }
+  for (const row of S.totals) {
+    const tr = el("tr", null, "sum");
+    tr.append(el("td", ""), el("td", row[0], "g"), el("td", ""));
+    for (const v of row.slice(1)) tr.append(el("td", v, "n"));
+    tr.append(el("td", ""));
+    t.append(tr);
+  }
+  $("problems").replaceChildren(...S.problems.map((p) => el("li", p)));
+  $("status").textContent = S.status;
+  $("hint").textContent = S.deals ? W("tap_to_edit") : "";
+  $("undo").disabled = S.deals === 0;
+  $("complete").hidden = !S.complete || editing !== null;
+  $("complete").textContent = W("complete");
+}
+
+function target() {
+  if (editing !== null) {
+    const r = S.rows.find((x) => x.number === editing);
+    return {number: editing, game: r.game_id, row: r};
+  }
+  if (!S.next) return null;
+  return {number: S.next.number, game: S.next.game, row: null};
+}
+
+function gameInfo(id) { return S.games.find((g) => g.id === id) || S.games[0]; }
+
+function renderForm() {
+  const form = $("deal");
+  const t = target();
+  form.hidden = t === null;
+  if (t === null) return;
+  const select = $("game");
+  const keep = formFor === t.number && select.value;
+  if (!keep) {
+    select.replaceChildren(...S.games.map((g) => { const o = el("option", g.label + " (" + g.total + ")"); o.value = g.id; return o; }));
+    select.value = t.game || S.games[0].id;
+    formFor = t.number;
+    buildInputs(t);
+  }
+  select.disabled = editing === null && t.game !== null;
+  $("game-label").textContent = W("game");
+  const g = gameInfo(select.value);
+  $("deal-head").textContent = editing !== null ? fill(W("edit"), {number: t.number, game: g.label})
+    : (t.game ? fill(W("next"), {number: t.number, game: g.label, dealer: S.next.dealer})
+      : fill(W("next_free"), {number: t.number, dealer: S.next.dealer}));
+  $("save").textContent = editing !== null ? W("save_edit") : W("save");
+  $("cancel").textContent = W("cancel");
+  $("cancel").hidden = editing === null;
+  $("mode").hidden = g.counts.length === 0;
+  $("mode-points").textContent = W("by_points");
+  $("mode-taken").textContent = W("taken");
+  $("mode-points").classList.toggle("on", mode === "points");
+  $("mode-taken").classList.toggle("on", mode === "taken");
+}
+
+function numberInput(value) {
+  const i = el("input");
+  i.type = "text";
+  i.inputMode = "numeric";
+  i.pattern = "[0-9]*";
+  i.value = value === undefined || value === null ? "" : String(value);
+  return i;
+}
+
+function buildInputs(t) {
+  const g = gameInfo($("game").value);
+  if (g.counts.length === 0) mode = "points";
+  const cells = $("cells");
+  cells.replaceChildren();
+  const values = t.row && t.row.values ? t.row.values : null;
+  if (mode === "taken") {
+    const grid = el("table", null, "grid");
+    const head = el("tr");
+    head.append(el("th", ""));
+    for (const c of g.counts) head.append(el("th", W("count_" + c)));
+    grid.append(head);
+    S.players.forEach((p, i) => {
+      const tr = el("tr");
+      tr.append(el("th", p));
+      for (const c of g.counts) { const inp = numberInput(""); inp.dataset.player = i; inp.dataset.count = c; tr.append(el("td")); tr.lastChild.append(inp); }
+      grid.append(tr);
+    });
+    cells.append(grid);
+  } else {
+    S.players.forEach((p, i) => {
+      const line = el("label", null, "cell");
+      const sign = g.sign === -1 ? "−" : (g.sign === 1 ? "+" : "");
+      const v = values ? values[i] : "";
+      const inp = numberInput(values ? (g.sign === null ? v : Math.abs(v)) : "");
+      if (g.sign === null) { inp.inputMode = "text"; inp.removeAttribute("pattern"); }
+      inp.dataset.player = i;
+      line.append(el("span", p, "name"), el("span", sign, "sign"), inp);
+      cells.append(line);
+    });
+  }
+  const extras = $("extras");
+  extras.replaceChildren();
+  const old = t.row;
+  for (const key of [...g.extras, "note"]) {
+    const label = el("label", null, "row");
+    label.append(el("span", W(key)));
+    let input;
+    if (key === "declarer" || key === "orderer" || key === "buyer") {
+      input = el("select");
+      if (key === "buyer") { const o = el("option", W("nobody")); o.value = ""; input.append(o); }
+      for (const p of S.players) { const o = el("option", p); o.value = p; input.append(o); }
+      input.value = key === "buyer" ? "" : (old && old.who ? old.who : (S.next ? S.next.on_turn : S.players[0]));
+    } else if (key === "bid" || key === "price") {
+      input = numberInput("");
+    } else {
+      input = el("input");
+      input.type = "text";
+      input.maxLength = 200;
+    }
+    input.id = "x-" + key;
+    label.append(input);
+    extras.append(label);
+  }
+  $("error").hidden = true;
+}
+
+function resetForm() { formFor = null; editing = null; mode = "points"; }
+
+function startEdit(number) {
+  editing = number;
+  formFor = null;
+  mode = "points";
+  notice("");
+  render();
+  $("deal").scrollIntoView({behavior: "smooth"});
+}
+
+function collect() {
+  const t = target();
+  const body = {seen: S.deals, game: $("game").value};
+  if (editing !== null) body.number = editing;
+  if (mode === "taken") {
+    body.taken = S.players.map(() => ({}));
+    for (const inp of $("cells").querySelectorAll("input")) {
+      const v = inp.value.trim();
+      if (v !== "") body.taken[+inp.dataset.player][inp.dataset.count] = /^\d+$/.test(v) ? +v : v;
+    }
+  } else {
+    body.points = [...$("cells").querySelectorAll("input")].map((i) => i.value.trim());
+  }
+  for (const inp of $("extras").querySelectorAll("input, select")) {
+    const key = inp.id.slice(2);
+    if (inp.value.trim() !== "") body[key] = (key === "bid" || key === "price") && /^\d+$/.test(inp.value.trim()) ? +inp.value.trim() : inp.value.trim();
+  }
+  return {t, body};
+}
+
+async function submit(ev) {
+  ev.preventDefault();
+  const {body} = collect();
+  $("save").disabled = true;
+  try {
+    const {status, data} = await api(editing !== null ? "/api/edit" : "/api/deal", body);
+    if (data.ok) {
+      notice(data.message);
+      resetForm();
+      await load();
+      return;
+    }
+    $("error").hidden = false;
+    $("error").textContent = data.error;
+    if (status === 409) { resetForm(); await load(); $("error").hidden = false; $("error").textContent = data.error; }
+  } finally {
+    $("save").disabled = false;
+  }
+}
+
+async function undo() {
+  if (!window.confirm(W("undo_confirm"))) return;
+  const {data} = await api("/api/undo", {seen: S.deals});
+  notice(data.ok ? data.message : data.error);
+  resetForm();
+  await load();
+}
+
+async function loadMoney() {
+  const {data} = await api("/api/money");
+  const box = $("money");
+  box.replaceChildren();
+  box.className = "money";
+  $("money-final").hidden = data.final !== false;
+  $("money-final").textContent = W("not_final");
+  if (!data.ok) { box.append(el("p", data.error, "error")); return; }
+  for (const method of ["pairwise", "pot"]) {
+    const m = data[method];
+    box.append(el("h3", W(method) + " · " + W("stake") + " " + m.stake));
+    const t = el("table");
+    for (const [name, total, bal] of m.rows) {
+      const tr = el("tr");
+      tr.append(el("td", name), el("td", total, "n"), el("td", bal, "n"));
+      t.append(tr);
+    }
+    box.append(t);
+    box.append(el("h3", W("transfers")));
+    const list = el("table");
+    if (m.transfers.length === 0) list.append(el("tr")), list.lastChild.append(el("td", W("nobody_owes")));
+    for (const [from, to, amount] of m.transfers) {
+      const tr = el("tr");
+      tr.append(el("td", from + " → " + to), el("td", amount, "n"));
+      list.append(tr);
+    }
+    box.append(list);
+    for (const n of m.notes) box.append(el("p", n, "hint"));
+  }
+}
+
+async function loadRules() {
+  const {data} = await api("/api/rules");
+  const select = $("rules");
+  select.replaceChildren(...data.map((r) => { const o = el("option", r.name + " (" + r.id + ")"); o.value = r.id; o.dataset.players = r.players; return o; }));
+  select.value = S && S.rules ? S.rules : data[0].id;
+  renderNames();
+  $("rules-label").textContent = W("rules");
+  $("players-label").textContent = W("players_in_order");
+  $("stake-label").textContent = W("stake");
+  $("start").textContent = W("start");
+}
+
+function renderNames() {
+  const select = $("rules");
+  const n = +(select.selectedOptions[0] ? select.selectedOptions[0].dataset.players : 4);
+  const box = $("names");
+  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  box.replaceChildren();
+  for (let i = 0; i < n; i++) {
+    const inp = el("input");
+    inp.type = "text";
+    inp.maxLength = 40;
+    inp.value = old[i] !== undefined ? old[i] : (S && S.players && S.players[i]) || "";
+    const line = el("label", null, "cell");
+    line.append(el("span", String(i + 1), "name"), inp);
+    inp.style.width = "70%";
+    box.append(line);
+  }
+}
+
+async function startGame(ev) {
+  ev.preventDefault();
+  const body = {rules: $("rules").value, players: [...$("names").querySelectorAll("input")].map((i) => i.value),
+    stake: $("stake").value};
+  const {data} = await api("/api/new", body);
+  if (!data.ok) { $("new-error").hidden = false; $("new-error").textContent = data.error; return; }
+  $("new-error").hidden = true;
+  notice(data.message);
+  resetForm();
+  view = "sheet";
+  await load();
+}
+
+function show(v) {
+  view = v;
+  render();
+  if (v === "money") loadMoney();
+  if (v === "new") loadRules();
+}
+
+function listen() {
+  if (source) source.close();
+  source = new EventSource("/api/events");
+  source.addEventListener("change", () => load());
+  source.onopen = () => { $("offline").hidden = true; };
+  source.onerror = () => { $("offline").hidden = false; $("offline").textContent = W("offline"); };
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => show(b.dataset.view));
+  $("lang").addEventListener("click", () => { lang = lang === "ru" ? "en" : "ru"; localStorage.setItem("kingsheet-lang", lang); formFor = null; load(); if (view === "new") loadRules(); });
+  $("deal").addEventListener("submit", submit);
+  $("game").addEventListener("change", () => { buildInputs(target()); renderForm(); });
+  $("mode-points").addEventListener("click", () => { mode = "points"; buildInputs(target()); renderForm(); });
+  $("mode-taken").addEventListener("click", () => { mode = "taken"; buildInputs(target()); renderForm(); });
+  $("cancel").addEventListener("click", () => { resetForm(); render(); });
+  $("undo").addEventListener("click", undo);
+  $("rules").addEventListener("change", renderNames);
+  $("newgame").addEventListener("submit", startGame);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") { if (!source || source.readyState === 2) listen(); load(); }
+  });
+  load().then(listen);
+});

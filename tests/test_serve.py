@@ -1,0 +1,293 @@
+"""`kingsheet serve`: the API and the page through Starlette's test client, and a real server for
+the live stream. The phones themselves are in tests/test_serve_browser.py."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient
+
+from conftest import deal, game_text
+from kingsheet.files.changes import add_deal
+from kingsheet.files.gamefile import load_game
+from kingsheet.serve.app import MAX_BODY, make_app
+
+TOKEN = "secret-token-for-tests"
+HOSTILE = ['<img src=x onerror=alert(1)>', "Боря</td><script>alert(2)</script>", "=HYPERLINK(\"x\")", "Галя"]
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    path = tmp_path / "friday.toml"
+    path.write_text(game_text(extra='\n[money]\nstake = "0.50"\ncurrency = "RUB"\nmethod = "pairwise"\n'),
+                    encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def client(game: Path) -> TestClient:
+    c = TestClient(make_app(game, TOKEN, "en"))
+    c.get(f"/?t={TOKEN}")  # the cookie, as a phone gets it from the printed address
+    return c
+
+
+def post(client: TestClient, what: str, **body: object) -> tuple[int, dict]:
+    res = client.post(f"/api/{what}", json=body)
+    return res.status_code, res.json()
+
+
+@pytest.mark.parametrize("path", ["/", "/api/state", "/static/app.js", "/api/events", "/api/money",
+                                  "/download/pdf", "/api/rules"])
+def test_nothing_is_read_without_the_token(game, path):
+    c = TestClient(make_app(game, TOKEN, "en"))
+    assert c.get(path).status_code == 403
+    assert c.get(path + "?t=wrong").status_code == 403
+    assert c.get(path, headers={"x-kingsheet-token": TOKEN[:-1]}).status_code == 403
+
+
+def test_nothing_is_written_without_the_token(game):
+    c = TestClient(make_app(game, TOKEN, "en"))
+    before = game.read_bytes()
+    for what in ("deal", "edit", "undo", "new"):
+        assert c.post(f"/api/{what}", json={"seen": 0, "game": "tricks", "points": [4, 4, 4, 4]}).status_code == 403
+    assert game.read_bytes() == before
+    assert sorted(p.name for p in game.parent.iterdir()) == ["friday.toml"]
+
+
+def test_the_token_becomes_a_cookie_and_every_answer_has_the_security_headers(game):
+    c = TestClient(make_app(game, TOKEN, "en"))
+    res = c.get(f"/?t={TOKEN}")
+    assert res.status_code == 200 and "HttpOnly" in res.headers["set-cookie"]
+    assert "script-src 'self'" in res.headers["content-security-policy"]
+    assert res.headers["x-content-type-options"] == "nosniff" and res.headers["referrer-policy"] == "no-referrer"
+    assert c.get("/api/state").status_code == 200  # the cookie alone
+    assert "<script src=\"/static/app.js\"" in res.text and "onclick" not in res.text  # no inline script
+
+
+def test_a_deal_typed_as_magnitudes_takes_the_games_sign_and_is_saved(client, game):
+    status, data = post(client, "deal", seen=0, game="tricks", points=["4", "6", "6", "0"])
+    assert status == 200 and data["message"] == "✓ deal 1 saved"
+    assert load_game(game).deals[0].points == (-4, -6, -6, 0)
+    state = client.get("/api/state").json()
+    assert state["deals"] == 1 and state["rows"][0]["cells"] == ["−4", "−6", "−6", "0"] and state["rows"][0]["ok"]
+
+
+def test_a_refused_row_says_what_the_cli_says_and_nothing_is_written(client, game):
+    before = game.read_bytes()
+    status, data = post(client, "deal", seen=0, game="tricks", points=["4", "4", "4", "2"])
+    assert status == 422 and data["error"] == "deal 1 (Взятки): row sums to −14, expected −16"
+    assert game.read_bytes() == before
+
+
+def test_what_each_took_is_checked_like_a_game_file(client, game):
+    for k, (g, pts) in enumerate([("tricks", [4, 6, 6, 0]), ("hearts", [4, 4, 0, 8]), ("boys", [0, 4, 0, 12]),
+                                  ("girls", [4, 4, 4, 4]), ("king", [0, 16, 0, 0]), ("last", [8, 0, 8, 0])]):
+        assert post(client, "deal", seen=k, game=g, points=pts)[0] == 200
+    taken = [{"tricks": 2, "hearts": 2, "boys": 1, "girls": 1}, {"tricks": 2, "hearts": 2, "boys": 1, "girls": 1},
+             {"tricks": 2, "hearts": 2, "boys": 1, "girls": 1, "last": 1},
+             {"tricks": 2, "hearts": 2, "boys": 1, "girls": 1, "king": 1, "last": 1}]
+    status, data = post(client, "deal", seen=6, game="eralash", taken=taken)
+    assert status == 200, data
+    bad = [dict(t) for t in taken]
+    bad[0]["tricks"] = "two"
+    status, data = post(client, "deal", seen=7, game="eralash+", taken=bad)
+    assert status == 400 and "Аня" in data["error"]
+
+
+def test_two_phones_submitting_the_same_deal_record_one(client, game):
+    assert post(client, "deal", seen=0, game="tricks", points=[4, 6, 6, 0])[0] == 200
+    status, data = post(client, "deal", seen=0, game="tricks", points=[4, 6, 6, 0])
+    assert status == 409 and "deal 1 was entered meanwhile" in data["error"]
+    assert len(load_game(game).deals) == 1
+
+
+def test_a_race_between_two_threads_records_exactly_one(game):
+    results: list[int] = []
+    barrier = threading.Barrier(4)
+
+    def phone() -> None:
+        c = TestClient(make_app(game, TOKEN, "en"))
+        c.get(f"/?t={TOKEN}")
+        barrier.wait()
+        results.append(c.post("/api/deal", json={"seen": 0, "game": "tricks", "points": [4, 6, 6, 0]}).status_code)
+
+    threads = [threading.Thread(target=phone) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results) == [200, 409, 409, 409]
+    assert len(load_game(game).deals) == 1
+
+
+def test_edit_and_undo_name_what_the_screen_saw(client, game):
+    assert post(client, "deal", seen=0, game="tricks", points=[4, 6, 6, 0])[0] == 200
+    assert post(client, "deal", seen=1, game="hearts", points=[4, 4, 0, 8])[0] == 200
+    status, data = post(client, "edit", seen=2, number=1, game="tricks", points=[6, 4, 6, 0])
+    assert status == 200 and load_game(game).deals[0].points == (-6, -4, -6, 0)
+    assert post(client, "edit", seen=1, number=1, game="tricks", points=[4, 6, 6, 0])[0] == 409
+    assert post(client, "edit", seen=2, number=9, game="tricks", points=[4, 6, 6, 0])[0] == 400
+    assert post(client, "undo", seen=1)[0] == 409
+    status, data = post(client, "undo", seen=2)
+    assert status == 200 and data["message"] == "deal 2 removed" and len(load_game(game).deals) == 1
+
+
+def test_bodies_are_bounded(client, game):
+    big = json.dumps({"seen": 0, "game": "tricks", "points": [4, 6, 6, 0], "note": "x" * (MAX_BODY + 10)})
+    assert client.post("/api/deal", content=big, headers={"content-type": "application/json"}).status_code == 413
+
+    def chunks():
+        for _ in range(MAX_BODY // 1000 + 5):
+            yield b" " * 1000
+
+    assert client.post("/api/deal", content=chunks()).status_code == 413
+    assert len(load_game(game).deals) == 0
+
+
+@pytest.mark.parametrize("body", ["not json", "[1, 2]", '{"seen": -1}', '{"seen": true}',
+                                  '{"seen": 0, "game": "tricks", "points": "4 4 4 4"}',
+                                  '{"seen": 0, "game": "nope", "points": [4, 4, 4, 4]}',
+                                  '{"seen": 0, "game": "tricks", "points": [4, 4, 4]}'])
+def test_bad_requests_get_one_sentence_and_change_nothing(client, game, body):
+    before = game.read_bytes()
+    res = client.post("/api/deal", content=body, headers={"content-type": "application/json"})
+    assert res.status_code == 400 and res.json()["error"] and "\n" not in res.json()["error"]
+    assert game.read_bytes() == before
+
+
+def test_hostile_names_reach_the_page_only_as_json_text(tmp_path):
+    path = tmp_path / "g.toml"
+    names = ", ".join(json.dumps(n, ensure_ascii=False) for n in HOSTILE)
+    path.write_text(game_text(players=names, deals=deal("tricks", [-4, -6, -6, 0])), encoding="utf-8")
+    c = TestClient(make_app(path, TOKEN, "ru"))
+    page = c.get(f"/?t={TOKEN}")
+    static = (Path(__file__).resolve().parent.parent / "kingsheet" / "serve" / "static" / "index.html")
+    assert page.text == static.read_text(encoding="utf-8")  # the page itself carries no data: no name is in it
+    state = c.get("/api/state")
+    assert state.headers["content-type"].startswith("application/json")
+    assert state.json()["players"] == HOSTILE
+    js = (Path(__file__).resolve().parent.parent / "kingsheet" / "serve" / "static" / "app.js").read_text()
+    assert "innerHTML" not in js and "insertAdjacentHTML" not in js and "eval(" not in js
+
+
+def test_only_the_games_folder_is_touched(client, game):
+    assert client.get("/static/..%2Fapp.py").status_code == 404
+    assert client.get("/static/../app.py").status_code in (403, 404)
+    assert client.get("/download/..%2F..%2Fetc%2Fpasswd").status_code == 404
+    status, data = post(client, "new", rules="../../../etc/passwd", players=["А", "Б", "В", "Г"], stake="1")
+    assert status == 400
+    status, data = post(client, "new", rules="blank-4", players=["А", "Б", "В", "Г"], stake="0.5")
+    assert status == 200, data
+    made = [p for p in game.parent.iterdir() if p.name != "friday.toml"]
+    assert len(made) == 1 and made[0].parent == game.parent and made[0].suffix == ".toml"
+    assert client.get("/api/state").json()["players"] == ["А", "Б", "В", "Г"]  # the server follows the new game
+
+
+def test_a_new_game_refuses_empty_and_twice_given_names(client):
+    assert "player 2 has no name" in post(client, "new", rules="blank-4", players=["А", " ", "В", "Г"])[1]["error"]
+    assert "named twice" in post(client, "new", rules="blank-4", players=["Аня", "аня", "В", "Г"])[1]["error"]
+
+
+def test_money_both_ways_with_the_games_stake(client):
+    for k, (g, pts) in enumerate([("tricks", [4, 6, 6, 0])]):
+        post(client, "deal", seen=k, game=g, points=pts)
+    data = client.get("/api/money?lang=ru").json()
+    assert data["final"] is False
+    assert data["pairwise"]["stake"] == "0,50 ₽" and data["pot"]["stake"] == "0,50 ₽"
+    assert data["pairwise"]["transfers"] and all(len(t) == 3 for t in data["pot"]["transfers"])
+
+
+def test_downloads_are_the_exported_sheets(client):
+    post(client, "deal", seen=0, game="tricks", points=[4, 6, 6, 0])
+    pdf = client.get("/download/pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    xlsx = client.get("/download/xlsx?lang=en")
+    assert xlsx.status_code == 200 and xlsx.content.startswith(b"PK")
+    assert "attachment" in pdf.headers["content-disposition"]
+
+
+def test_the_page_speaks_both_languages(client):
+    ru = client.get("/api/state?lang=ru").json()["words"]
+    en = client.get("/api/state?lang=en").json()["words"]
+    assert ru["save"] == "Записать сдачу" and en["save"] == "Save the deal"
+    assert set(ru) == set(en)
+
+
+def test_a_deal_from_the_terminal_shows_on_the_page(client, game):
+    v1 = client.get("/api/state").json()["version"]
+    add_deal(game, {"game": "tricks", "points": [-4, -6, -6, 0]})
+    state = client.get("/api/state").json()
+    assert state["version"] != v1 and state["deals"] == 1
+
+
+def test_the_live_stream_tells_every_phone_of_a_change_from_anywhere(game):
+    """Two phones follow the sheet; a deal from one, then one from the terminal, reach both."""
+    import httpx
+    from serving import TOKEN as T
+    from serving import running
+
+    def changes(base: str, seen: list[str], stop: threading.Event) -> None:
+        with httpx.Client(timeout=10) as c, c.stream("GET", f"{base}/api/events?t={T}") as res:
+            for line in res.iter_lines():
+                if line.startswith("data:"):
+                    seen.append(line)
+                if stop.is_set() or len(seen) >= 3:
+                    return
+
+    with running(game) as base:
+        phones: list[list[str]] = [[], []]
+        stop = threading.Event()
+        threads = [threading.Thread(target=changes, args=(base, seen, stop), daemon=True) for seen in phones]
+        for t in threads:
+            t.start()
+        _wait(lambda: all(len(s) >= 1 for s in phones))  # each hears the sheet as it is
+        with httpx.Client(base_url=base, timeout=10) as c:
+            res = c.post(f"/api/deal?t={T}", json={"seen": 0, "game": "tricks", "points": [4, 6, 6, 0]})
+            assert res.status_code == 200
+        _wait(lambda: all(len(s) >= 2 for s in phones))
+        add_deal(game, {"game": "hearts", "points": [-4, -4, 0, -8]})  # as `kingsheet deal` does
+        _wait(lambda: all(len(s) >= 3 for s in phones))
+        stop.set()
+        for t in threads:
+            t.join(5)
+
+
+def _wait(ok, seconds: float = 10.0) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not ok():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_serve_prints_the_address_with_its_token_and_a_qr_code(game, monkeypatch):
+    import uvicorn
+
+    from kingsheet.serve import run as serve_run
+
+    calls = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.update(kw))
+    out: list[str] = []
+    serve_run.serve(game, lan=False, port=8765, lang="en", echo=out.append, token="abc")
+    text = "\n".join(out)
+    assert f"http://127.0.0.1:{calls['port']}/?t=abc" in text and calls["host"] == "127.0.0.1"
+    assert "█" in text and "--lan" in text
+    serve_run.serve(game, lan=True, port=8765, lang="ru", echo=out.append, token="abc")
+    assert calls["host"] == "0.0.0.0"
+
+
+def test_the_qr_code_is_a_square_with_its_three_finders():
+    from kingsheet.serve.qr import qr_lines
+
+    lines = qr_lines("http://192.168.1.20:8765/?t=" + "x" * 24)
+    assert len({len(line) for line in lines}) == 1
+    width = len(lines[0])
+    assert width >= 25 + 4 and abs(len(lines) * 2 - width) <= 2
