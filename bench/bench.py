@@ -251,8 +251,110 @@ def bench_batch(quick: bool) -> None:
                   "goal ≤ 10 s on 2 cores)")
 
 
+def bench_serve(quick: bool) -> None:
+    """`kingsheet serve` as the table uses it: a real server process, phones as HTTP clients on
+    127.0.0.1. Start to the first page; a deal posted by one phone until another hears of it;
+    20 phones following at once."""
+    import json
+    import socket
+    import statistics
+    import threading
+
+    import httpx
+
+    with tempfile.TemporaryDirectory() as d:
+        game = Path(d) / "g.toml"
+        game.write_text('format = 1\nrules = "blank-4"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n', encoding="utf-8")
+        starts = []
+        for _ in range(3 if quick else 7):
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            t0 = time.perf_counter()
+            proc = subprocess.Popen(kingsheet("serve", str(game), "--port", str(port)), stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True, env=ENV)
+            token = (proc.stdout.readline() if proc.stdout else "").split("?t=")[1].split()[0]
+            base = f"http://127.0.0.1:{port}"
+            while True:
+                try:
+                    if httpx.get(f"{base}/?t={token}", timeout=2).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.005)
+            starts.append(time.perf_counter() - t0)
+            proc.terminate()
+            proc.wait(10)
+        print(f"serve: start to the first page {statistics.median(starts) * 1000:.0f} ms (median; goal ≤ 1 s)")
+
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        proc = subprocess.Popen(kingsheet("serve", str(game), "--port", str(port)), stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, env=ENV)
+        token = (proc.stdout.readline() if proc.stdout else "").split("?t=")[1].split()[0]
+        base = f"http://127.0.0.1:{port}"
+        try:
+            while True:
+                try:
+                    httpx.get(f"{base}/api/state?t={token}", timeout=2)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.01)
+            phones = 20
+            heard: list[list[float]] = [[] for _ in range(phones)]
+            stop = threading.Event()
+
+            def follow(k: int) -> None:
+                try:
+                    with httpx.Client(timeout=30) as c, c.stream("GET", f"{base}/api/events?t={token}") as res:
+                        for line in res.iter_lines():
+                            if line.startswith("data:"):
+                                heard[k].append(time.perf_counter())
+                            if stop.is_set():
+                                return
+                except httpx.HTTPError:  # the server stopped at the end of the bench
+                    return
+
+            threads = [threading.Thread(target=follow, args=(k,), daemon=True) for k in range(phones)]
+            for t in threads:
+                t.start()
+            deadline = time.monotonic() + 10
+            while not all(heard) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            connected = sum(1 for h in heard if h)
+            rows = [("tricks", [4, 6, 6, 0]), ("hearts", [4, 4, 0, 8]), ("boys", [0, 4, 0, 12]),
+                    ("girls", [4, 4, 4, 4]), ("king", [0, 16, 0, 0]), ("last", [8, 0, 8, 0])]
+            one, every = [], []
+            with httpx.Client(base_url=base, timeout=10) as c:
+                for k in range(12 if quick else 30):
+                    seen = k % 6
+                    if seen == 0 and k:
+                        for left in range(6, 0, -1):
+                            c.post(f"/api/undo?t={token}", content=json.dumps({"seen": left}))
+                        time.sleep(0.3)
+                    counts = [len(h) for h in heard]
+                    t0 = time.perf_counter()
+                    game_id, pts = rows[seen]
+                    c.post(f"/api/deal?t={token}", json={"seen": seen, "game": game_id, "points": pts})
+                    end = time.monotonic() + 5
+                    while any(len(h) <= n for h, n in zip(heard, counts)) and time.monotonic() < end:
+                        time.sleep(0.002)
+                    arrivals = [h[n] - t0 for h, n in zip(heard, counts) if len(h) > n]
+                    if arrivals:
+                        one.append(arrivals[1 % len(arrivals)])
+                        every.append(max(arrivals))
+                    time.sleep(0.05)
+            stop.set()
+            print(f"serve: a deal posted by one phone, heard by another: {statistics.median(one) * 1000:.0f} ms median "
+                  f"(goal ≤ 200 ms); by all {connected} phones connected at once: "
+                  f"{statistics.median(every) * 1000:.0f} ms median, {max(every) * 1000:.0f} ms worst")
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
 SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "counted": bench_counted,
-            "cli": bench_cli, "pdf": bench_pdf,
+            "cli": bench_cli, "pdf": bench_pdf, "serve": bench_serve,
             "xlsx": bench_xlsx}
 
 

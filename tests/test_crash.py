@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -174,3 +176,57 @@ def test_real_tiny_tmpfs_when_we_may_mount_one(tmp_path):
         assert path.read_bytes() == before
     finally:
         subprocess.run(["umount", str(mnt)], check=False)
+
+
+@pytest.mark.slow
+def test_a_server_killed_while_phones_write_leaves_the_game_whole(tmp_path):
+    """`kingsheet serve` killed with SIGKILL while deals stream in from a phone: the file always
+    loads, and holds exactly the deals whose answers came back (and perhaps the one in flight)."""
+    pytest.importorskip("uvicorn")
+    import subprocess
+    import sys
+    import urllib.error
+    import urllib.request
+
+    from conftest import game_text
+
+    path = tmp_path / "game.toml"
+    path.write_text(game_text(), encoding="utf-8")
+    rows = [("tricks", [4, 6, 6, 0]), ("hearts", [4, 4, 0, 8]), ("boys", [0, 4, 0, 12]), ("girls", [4, 4, 4, 4]),
+            ("king", [0, 16, 0, 0]), ("last", [8, 0, 8, 0])]
+    rng = random.Random(11)
+    env = {**os.environ, "KINGSHEET_LANG": "en"}
+    for kill in range(4):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = subprocess.Popen([sys.executable, "-m", "kingsheet.cli", "serve", str(path), "--port", str(port)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+        try:
+            line = server.stdout.readline() if server.stdout else ""
+            token = line.split("?t=")[1].split()[0]
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 10
+            while True:  # up and answering
+                try:
+                    urllib.request.urlopen(f"{base}/api/state?t={token}", timeout=2).read()
+                    break
+                except (urllib.error.URLError, ConnectionError):
+                    assert time.monotonic() < deadline
+                    time.sleep(0.05)
+            confirmed = len(load_game(path).deals)
+            stop_at = time.monotonic() + rng.uniform(0.05, 0.4)
+            while time.monotonic() < stop_at and confirmed < len(rows):
+                game, pts = rows[confirmed]
+                body = json.dumps({"seen": confirmed, "game": game, "points": pts}).encode()
+                req = urllib.request.Request(f"{base}/api/deal?t={token}", data=body,
+                                             headers={"content-type": "application/json"})
+                urllib.request.urlopen(req, timeout=5).read()
+                confirmed += 1
+        finally:
+            server.kill()
+            server.wait(10)
+        after = load_game(path)  # never half a file
+        assert len(after.deals) in (confirmed, confirmed + 1), kill
+        if len(after.deals) == len(rows):
+            path.write_text(game_text(), encoding="utf-8")
