@@ -17,7 +17,8 @@ ALLOWED = {
     "files": {"core", "files"},
     "render": {"core", "render"},
     "serve": {"core", "files", "render", "serve"},  # the phone page: a layer beside the command line
-    "cli": {"core", "files", "render", "serve", "cli"},
+    "scan": {"core", "files", "render", "scan"},  # the photographed blank, read back
+    "cli": {"core", "files", "render", "serve", "scan", "cli"},
 }
 
 

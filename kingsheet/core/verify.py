@@ -28,7 +28,7 @@ from kingsheet.core.sequence import check_sequence, ended_at
 from kingsheet.core.sequence import label as game_label
 from kingsheet.core.vocabulary import COUNT_WORDS, count_word
 
-__all__ = ["Report", "Row", "Totals", "ended_at", "suit_of", "verify"]
+__all__ = ["Report", "Row", "Totals", "ended_at", "row_problems", "suit_of", "verify"]
 
 
 class _Deal:
@@ -229,6 +229,19 @@ def _check_rospis(played: list[int], unit: int, rules: Rules, chk: _Deal, player
         if cell != each:
             chk.add("cell-impossible", _("{who}: роспись writes {each} to everyone, not {cell}").format(who=who, each=each, cell=num(cell)), who,
                     expected=each, actual=cell)
+
+
+def row_problems(rules: Rules, game_id: str, cells: tuple[int, ...], players: tuple[str, ...],
+                 deal: Deal | None = None, number: int = 1) -> list[Problem]:
+    """The problems of one row on its own (groups 1–3: the sum, each cell, the row as a whole), as
+    the verifier reports them; [] when the deck can produce it. For readers that propose rows."""
+    g = rules.games[game_id]
+    chk = _Deal(number, game_label(rules, game_id), game_id)
+    deal = deal or Deal(number=number, game=game_id, points=cells)
+    if g.kind is Kind.TRUMPS and deal.declarer is None:
+        deal = replace(deal, declarer=players[number % len(players)])
+    _check_cells(g, cells, rules, chk, players, deal)
+    return chk.problems
 
 
 def verify(game: GameFile) -> Report:
