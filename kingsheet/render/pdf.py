@@ -11,7 +11,9 @@ from __future__ import annotations
 import io
 import unicodedata
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.graphics.charts.legends import Legend
@@ -105,12 +107,14 @@ class _Doc:
                              topPadding=0, bottomPadding=0) for i in range(cols)]
         self.scale = 0.82 if per_page == 2 else 1.0
 
-    def build(self, story: list[object], title: str) -> bytes:
+    def build(self, story: list[object], title: str, scan: str | None = None) -> bytes:
+        """``scan``: what the page's QR code says (a blank made to be photographed), or None."""
         buf = io.BytesIO()
         doc = BaseDocTemplate(buf, pagesize=self.pagesize, title=title, author="kingsheet", creator="kingsheet",
                               subject="Кинг", invariant=1, leftMargin=self.margin, rightMargin=self.margin,
                               topMargin=self.margin, bottomMargin=self.margin)
-        doc.addPageTemplates([PageTemplate(id="page", frames=self.frames, onPage=_footer)])
+        on_page = _footer if scan is None else partial(_scan_marks, scan)
+        doc.addPageTemplates([PageTemplate(id="page", frames=self.frames, onPage=on_page)])
         doc.build(story)
         return buf.getvalue()
 
@@ -126,6 +130,44 @@ def _footer(canvas: object, doc: BaseDocTemplate) -> None:
     canvas.drawRightString(doc.pagesize[0] - doc.rightMargin, 5 * mm,  # type: ignore[attr-defined]
                            f"kingsheet · {doc.page}")
     canvas.restoreState()  # type: ignore[attr-defined]
+
+
+#: The marks a reader finds the sheet by: a filled square in each corner, centred in the margin.
+MARK_MM, MARK_AT_MM = 5.0, 6.0
+QR_MM = 11.0
+
+
+def scan_code(rules: Rules, players: int, names: Sequence[str] | None) -> str:
+    """What a blank's QR code holds: the format, the rules id and options, the number of players,
+    and an id that ties the pages of one blank together (the same blank printed twice has the same)."""
+    import hashlib
+
+    opts = ",".join(f"{k}={v}" for k, v in sorted(rules.options.items()))
+    sheet = hashlib.sha1("|".join([rules.id, opts, *(names or ())]).encode()).hexdigest()[:8]
+    return f"KS1|{rules.id}|{opts}|{players}|{sheet}"
+
+
+def _scan_marks(code: str, canvas: object, doc: BaseDocTemplate) -> None:
+    """The footer, the four corner marks and the QR code (with the page number) in the margins."""
+    from reportlab.graphics import renderPDF
+    from reportlab.graphics.barcode.qr import QrCodeWidget
+
+    _footer(canvas, doc)
+    c: Any = canvas
+    width, height = doc.pagesize
+    half = MARK_MM * mm / 2
+    c.saveState()
+    c.setFillColor(colors.black)
+    for x, y in ((MARK_AT_MM * mm, MARK_AT_MM * mm), (width - MARK_AT_MM * mm, MARK_AT_MM * mm),
+                 (MARK_AT_MM * mm, height - MARK_AT_MM * mm), (width - MARK_AT_MM * mm, height - MARK_AT_MM * mm)):
+        c.rect(x - half, y - half, 2 * half, 2 * half, stroke=0, fill=1)
+    widget = QrCodeWidget(f"{code}|{c.getPageNumber()}", barLevel="M", barBorder=1)
+    x0, y0, x1, y1 = widget.getBounds()
+    size = QR_MM * mm
+    drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
+    drawing.add(widget)
+    renderPDF.draw(drawing, c, 2 * MARK_AT_MM * mm, 0.5 * mm)
+    c.restoreState()
 
 
 def _col_widths(total: float, players: int, filled: bool, who: bool) -> list[float]:
@@ -359,7 +401,10 @@ def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "r
         story.append(KeepTogether([box]))
         if copy + 1 < per_page:
             story.append(FrameBreak())
-    return doc.build(story, f"Кинг: {rules.id}")
+    # one blank a page is a blank made to be photographed: corner marks and a QR code in the
+    # margins (two a page are for pencil only)
+    code = scan_code(rules, rules.players, tuple(players) if players else None) if per_page == 1 else None
+    return doc.build(story, f"Кинг: {rules.id}", scan=code)
 
 
 def _chart(report: Report, lang: str, width: float) -> Drawing:

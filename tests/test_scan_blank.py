@@ -1,0 +1,60 @@
+"""A blank made to be photographed: four corner marks and a QR code in the margins, read back from
+the rendered page as a reader will (pdftoppm, then zxing-cpp)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from kingsheet.core.rules import load_rules
+from kingsheet.render.pdf import MARK_AT_MM, MARK_MM, blank_pdf, scan_code
+
+np = pytest.importorskip("numpy")
+zxingcpp = pytest.importorskip("zxingcpp")
+pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is needed")
+
+DPI = 150
+
+
+def pages(pdf: bytes, tmp_path):
+    from PIL import Image
+
+    (tmp_path / "b.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", str(DPI), "-gray", "-png", str(tmp_path / "b.pdf"), str(tmp_path / "p")],
+                   check=True)
+    return [np.asarray(Image.open(p).convert("L")) for p in sorted(tmp_path.glob("p-*.png"))]
+
+
+@pytest.mark.parametrize("tid, options", [("blank-4", {}), ("blank-4", {"boys": "kings"}), ("ordered-56", {}),
+                                          ("six-48", {}), ("domino", {})])
+def test_every_page_carries_its_code_and_four_corner_marks(tmp_path, tid, options):
+    rules = load_rules(tid, options)
+    imgs = pages(blank_pdf(rules, lang="ru"), tmp_path)
+    want = scan_code(rules, rules.players, None)
+    for number, img in enumerate(imgs, 1):
+        found = [r.text for r in zxingcpp.read_barcodes(img)]
+        assert found == [f"{want}|{number}"]
+        assert want.split("|")[1] == tid and want.split("|")[3] == str(rules.players)
+        px = DPI / 25.4
+        h, w = img.shape
+        for cx, cy in ((MARK_AT_MM, MARK_AT_MM), (w / px - MARK_AT_MM, MARK_AT_MM), (MARK_AT_MM, h / px - MARK_AT_MM),
+                       (w / px - MARK_AT_MM, h / px - MARK_AT_MM)):
+            r = MARK_MM * px / 2 * 0.8
+            square = img[int(cy * px - r):int(cy * px + r), int(cx * px - r):int(cx * px + r)]
+            assert square.mean() < 40, (number, cx, cy)  # a filled black square
+            ring = img[int(cy * px - 2.2 * r):int(cy * px + 2.2 * r), int(cx * px - 2.2 * r):int(cx * px + 2.2 * r)]
+            assert ring.mean() > square.mean() + 60  # and paper around it
+
+
+def test_the_code_ties_pages_of_one_blank_and_tells_blanks_apart():
+    rules = load_rules("blank-4")
+    assert scan_code(rules, 4, None) == scan_code(load_rules("blank-4"), 4, None)
+    assert scan_code(rules, 4, None) != scan_code(load_rules("blank-4", {"boys": "kings"}), 4, None)
+    assert scan_code(rules, 4, ("Аня", "Боря", "Вася", "Галя")) != scan_code(rules, 4, None)
+
+
+def test_two_blanks_a_page_are_for_pencil_only(tmp_path):
+    imgs = pages(blank_pdf(load_rules("blank-4"), per_page=2), tmp_path)
+    assert all(zxingcpp.read_barcodes(img) == [] for img in imgs)
