@@ -353,8 +353,61 @@ def bench_serve(quick: bool) -> None:
             proc.wait(10)
 
 
+def bench_scan(quick: bool) -> None:
+    """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games in
+    handwriting fonts held out from training (tools/scan/handwriting.py: HELD_OUT_FONTS), then
+    photographed as a phone would. Nothing here was used to build the reader."""
+    import random
+    import statistics
+
+    sys.path.insert(0, str(ROOT / "tools" / "scan"))
+    from handwriting import HELD_OUT_FONTS, available
+    from synth import filled_sheet, photograph
+
+    from kingsheet.scan.reader import read_sheet
+
+    fonts = available(HELD_OUT_FONTS)
+    if not fonts:
+        print("scan: the held-out fonts are not installed (apt-get install fonts-dkg-handwriting fonts-sjfonts "
+              "fonts-rufscript)")
+        return
+    templates = ["blank-4", "symmetric", "short", "king-14"]
+    sheets = 8 if quick else 40
+    cells = cells_right = rows = before = after = right_sheets = clean_sheets = unflagged = flagged = 0
+    times = []
+    with tempfile.TemporaryDirectory() as d:
+        for k in range(sheets):
+            rng = random.Random(1000 + k)
+            pages, truth = filled_sheet(templates[k % len(templates)], fonts[k % len(fonts)], rng)
+            path = Path(d) / f"s{k}.jpg"
+            path.write_bytes(photograph(pages[0], rng))
+            t0 = time.perf_counter()
+            sheet = read_sheet([path])
+            times.append(time.perf_counter() - t0)
+            ok_sheet, wrong_unflagged, any_flag = True, False, False
+            for r, want in zip(sheet.rows, truth):
+                rows += 1
+                cells += len(want)
+                cells_right += sum(a == b for a, b in zip(r.first, want))
+                before += r.first == want
+                after += r.cells == want
+                ok_sheet &= r.cells == want
+                any_flag |= not r.choice.sure
+                flagged += not r.choice.sure
+                wrong_unflagged |= r.choice.sure and r.cells != want
+            ok_sheet &= len(sheet.rows) == len(truth)
+            right_sheets += ok_sheet
+            clean_sheets += ok_sheet and not any_flag
+            unflagged += wrong_unflagged
+    print(f"scan, {sheets} photos of {', '.join(templates)} in {len(fonts)} held-out hands: cells right (digits "
+          f"alone) {cells_right / cells:.1%}; rows right {before / rows:.1%} before the rules choose, "
+          f"{after / rows:.1%} after; rows to confirm {flagged / rows:.1%}; sheets right {right_sheets}/{sheets}, "
+          f"with nothing to confirm {clean_sheets}/{sheets}; sheets with a wrong row not flagged {unflagged}/{sheets}; "
+          f"{statistics.median(times):.2f} s a photo (median)")
+
+
 SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "counted": bench_counted,
-            "cli": bench_cli, "pdf": bench_pdf, "serve": bench_serve,
+            "cli": bench_cli, "pdf": bench_pdf, "serve": bench_serve, "scan": bench_scan,
             "xlsx": bench_xlsx}
 
 

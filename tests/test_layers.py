@@ -87,6 +87,7 @@ def test_the_heavy_extras_load_only_in_their_command():
     import sys
 
     code = ("import sys, kingsheet.cli.app; "
-            "print(sorted(m for m in ('starlette', 'uvicorn', 'kingsheet.serve') if m in sys.modules))")
+            "print(sorted(m for m in ('starlette', 'uvicorn', 'kingsheet.serve', 'cv2', 'numpy', 'kingsheet.scan') "
+            "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

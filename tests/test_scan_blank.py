@@ -35,8 +35,8 @@ def test_every_page_carries_its_code_and_four_corner_marks(tmp_path, tid, option
     want = scan_code(rules, rules.players, None)
     for number, img in enumerate(imgs, 1):
         found = [r.text for r in zxingcpp.read_barcodes(img)]
-        assert found == [f"{want}|{number}"]
-        assert want.split("|")[1] == tid and want.split("|")[3] == str(rules.players)
+        assert found == [f"{want}/{number}"]
+        assert want.split("/")[1] == tid.upper() and want.split("/")[3] == str(rules.players)
         px = DPI / 25.4
         h, w = img.shape
         for cx, cy in ((MARK_AT_MM, MARK_AT_MM), (w / px - MARK_AT_MM, MARK_AT_MM), (MARK_AT_MM, h / px - MARK_AT_MM),

@@ -601,6 +601,66 @@ def serve_cmd(
         fail_on(exc)
 
 
+@app.command("scan", help=_("Read photographed blanks back into a game file, each row checked and chosen by the "
+                             "rules; rows to confirm are listed and marked in the file.\n\n"
+                             'Example: kingsheet scan page1.jpg -o friday.toml --players "Аня,Боря,Вася,Галя"'))
+def scan_cmd(
+    photos: Annotated[list[Path], typer.Argument(help=_("Photos of the pages of one filled blank (JPEG or PNG)."))],
+    output: Annotated[Path, typer.Option("--output", "-o", help=_("The game file to write (.toml)."))],
+    players: Annotated[str | None, typer.Option("--players", "-p", help=_(
+        'The names, clockwise from the first dealer: "Аня,Боря,Вася,Галя".'))] = None,
+    force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
+    lang: Lang = "",
+) -> None:
+    try:
+        import cv2  # noqa: F401
+        import numpy  # noqa: F401
+        import zxingcpp  # noqa: F401
+    except ImportError:
+        fail(_("kingsheet scan needs its extra: pip install 'kingsheet[scan]'"))
+    from kingsheet.files.creation import seating
+    from kingsheet.files.gamefile import read_game
+    from kingsheet.files.storage import write_new
+    from kingsheet.scan.game import game_text, summary
+    from kingsheet.scan.reader import read_sheet
+
+    try:
+        sheet = read_sheet(photos)
+        names = seating(players) if players else _ask_names(sheet.rules.players)
+        if len(names) != sheet.rules.players:
+            fail(_("{id} is for {players} players; {names} are named").format(
+                id=sheet.rules.id, players=sheet.rules.players, names=len(names)))
+        if len({n.casefold() for n in names}) != len(names):
+            fail(_("a player is named twice (names that differ only in case are the same name)"))
+        text = game_text(sheet, names)
+        read_game(text, output, output.resolve().parent)
+        write_new(output, text.encode("utf-8"), force)
+    except Unusable as exc:
+        fail_on(exc)
+    for line in summary(sheet):
+        typer.echo(line)
+    unsure = [r.number for r in sheet.rows if not r.choice.sure]
+    typer.echo(_("wrote {output}: {n} rows of {id}").format(output=output, n=len(sheet.rows), id=sheet.rules.id))
+    if unsure:
+        typer.echo(ngettext("confirm row {rows} (marked in the file), then: kingsheet check {output}",
+                            "confirm rows {rows} (marked in the file), then: kingsheet check {output}",
+                            len(unsure)).format(rows=", ".join(map(str, unsure)), output=output))
+        raise typer.Exit(PROBLEMS)
+
+
+def _ask_names(count: int) -> list[str]:
+    """The names are handwriting too: asked for at a terminal, else --players is needed."""
+    from kingsheet.files.creation import seating
+
+    if not sys.stdin.isatty():
+        fail(ngettext("name the {n} player with --players (clockwise from the first dealer)",
+                      "name the {n} players with --players (clockwise from the first dealer)", count).format(n=count))
+    answer = input(ngettext("The {n} player, clockwise from the first dealer, separated by commas: ",
+                            "The {n} players, clockwise from the first dealer, separated by commas: ", count).format(
+        n=count))
+    return seating(answer)
+
+
 # --- sheets: PDF, XLSX, CSV -------------------------------------------------------------------------
 
 OUTPUTS = {".pdf", ".xlsx", ".csv", ".json"}

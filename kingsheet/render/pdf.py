@@ -137,14 +137,49 @@ MARK_MM, MARK_AT_MM = 5.0, 6.0
 QR_MM = 11.0
 
 
-def scan_code(rules: Rules, players: int, names: Sequence[str] | None) -> str:
+def scan_code(rules: Rules, players: int, names: Sequence[str] | None, lang: str = "ru") -> str:
     """What a blank's QR code holds: the format, the rules id and options, the number of players,
-    and an id that ties the pages of one blank together (the same blank printed twice has the same)."""
+    then the layout (names printed or a row to write them: n/b; the language) and an id that ties
+    the pages of one blank together (the same blank printed twice has the same)."""
     import hashlib
 
-    opts = ",".join(f"{k}={v}" for k, v in sorted(rules.options.items()))
-    sheet = hashlib.sha1("|".join([rules.id, opts, *(names or ())]).encode()).hexdigest()[:8]
-    return f"KS1|{rules.id}|{opts}|{players}|{sheet}"
+    opts = " ".join(f"{k}:{v}" for k, v in sorted(rules.options.items()))
+    sheet = hashlib.sha1("|".join([rules.id, opts, lang, *(names or ())]).encode()).hexdigest()[:6]
+    # upper case, with QR's alphanumeric characters only: the smallest code for the margin
+    return f"KS1/{rules.id}/{opts}/{players}/{'N' if names else 'B'}{lang}{sheet}".upper()
+
+
+class _Measured(Table):
+    """A table that notes where it is drawn (page, origin, its column and row positions, its first
+    column), so that a reader of the photographed blank knows where each cell is."""
+
+    log: list[tuple[int, float, float, list[float], list[float], list[str]]] = []
+
+    def drawOn(self, canvas: Any, x: float, y: float, _sW: float = 0) -> None:  # noqa: N802 - reportlab's name
+        first = [str(row[0]) if isinstance(row[0], str) else "" for row in self._cellvalues]
+        self.log.append((canvas.getPageNumber(), x, y, list(self._colpositions), list(self._rowpositions), first))
+        super().drawOn(canvas, x, y, _sW)
+
+
+def blank_layout(rules: Rules, named: bool, lang: str = "ru") -> dict[int, tuple[int, list[tuple[float, ...]]]]:
+    """Where each deal's player cells are on the printed blank: deal number → (page, a box per
+    player as (left, top, right, bottom) in mm from the page's top left corner)."""
+    log: list[tuple[int, float, float, list[float], list[float], list[str]]] = []
+    measured = type("Measured", (_Measured,), {"log": log})
+    names = [f"P{i}" for i in range(1, rules.players + 1)] if named else None
+    blank_pdf(rules, names, lang, table_class=measured)
+    height = (landscape(A4) if rules.players > 4 else A4)[1]
+    step = 2 if rules.limit is not None else 1
+    out: dict[int, tuple[int, list[tuple[float, ...]]]] = {}
+    for page, x, y, cols, rows, first in log:
+        for i, label in enumerate(first):
+            if not label.isdigit() or i + 1 >= len(rows):
+                continue
+            top, bottom = height - (y + rows[i]), height - (y + rows[i + 1])
+            boxes: list[tuple[float, ...]] = [((x + cols[3 + step * j]) / mm, top / mm, (x + cols[4 + step * j]) / mm, bottom / mm)
+                     for j in range(rules.players)]
+            out[int(label)] = (page, boxes)
+    return out
 
 
 def _scan_marks(code: str, canvas: object, doc: BaseDocTemplate) -> None:
@@ -161,7 +196,7 @@ def _scan_marks(code: str, canvas: object, doc: BaseDocTemplate) -> None:
     for x, y in ((MARK_AT_MM * mm, MARK_AT_MM * mm), (width - MARK_AT_MM * mm, MARK_AT_MM * mm),
                  (MARK_AT_MM * mm, height - MARK_AT_MM * mm), (width - MARK_AT_MM * mm, height - MARK_AT_MM * mm)):
         c.rect(x - half, y - half, 2 * half, 2 * half, stroke=0, fill=1)
-    widget = QrCodeWidget(f"{code}|{c.getPageNumber()}", barLevel="M", barBorder=1)
+    widget = QrCodeWidget(f"{code}/{c.getPageNumber()}", barLevel="M", barBorder=1)
     x0, y0, x1, y1 = widget.getBounds()
     size = QR_MM * mm
     drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
@@ -190,7 +225,8 @@ def _who_column(rules: Rules) -> bool:
 
 
 def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], report: Report | None, lang: str,
-                 width: float, scale: float, row_h: float | None = None, names_row: bool = False) -> Table:
+                 width: float, scale: float, row_h: float | None = None, names_row: bool = False,
+                 table_class: type[Table] = Table) -> Table:
     """The table of the blank: a row a deal, then ИТОГО. ``row_h`` sets the height of a row to write
     in (a blank); ``names_row`` adds the row under «Игрок 1…» where the names are written."""
     n = len(names)
@@ -283,7 +319,7 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
     heights = None
     if row_h is not None:  # room to write by hand
         heights = [None, *([row_h * 1.1] if names_row else []), *[row_h] * len(rows), *[row_h] * len(lines)]
-    table = Table(data, colWidths=_col_widths(width, cols, report is not None, who), rowHeights=heights,
+    table = table_class(data, colWidths=_col_widths(width, cols, report is not None, who), rowHeights=heights,
                   repeatRows=2 if names_row else 1, hAlign="LEFT")
     table.setStyle(TableStyle(style))
     return table
@@ -369,7 +405,7 @@ MAX_ROW_MM = 14.0
 
 @speaks
 def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "ru", per_page: int = 1,
-              stake: str | None = None) -> bytes:
+              stake: str | None = None, table_class: type[Table] = Table) -> bytes:
     """The empty printable blank of ``rules``; ``per_page=2`` puts two on one A4. The rows share
     the page's height (at least 9 mm each with one blank a page; a long game goes on to a second
     page, its header repeated), with a row under «Игрок 1…» for the names."""
@@ -391,7 +427,8 @@ def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "r
         low = (MIN_ROW_MM if per_page == 1 else 6.2) * mm
         row_h = min(max((frame_h - used) / count, low), MAX_ROW_MM * mm * doc.scale)
         story += head
-        story.append(_sheet_table(rules, rows, names, None, lang, doc.frame_w, doc.scale, row_h, not players))
+        story.append(_sheet_table(rules, rows, names, None, lang, doc.frame_w, doc.scale, row_h, not players,
+                                  table_class))
         story += legend
         story.append(Spacer(1, 2 * mm))
         if grid:
@@ -403,7 +440,7 @@ def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "r
             story.append(FrameBreak())
     # one blank a page is a blank made to be photographed: corner marks and a QR code in the
     # margins (two a page are for pencil only)
-    code = scan_code(rules, rules.players, tuple(players) if players else None) if per_page == 1 else None
+    code = scan_code(rules, rules.players, tuple(players) if players else None, lang) if per_page == 1 else None
     return doc.build(story, f"Кинг: {rules.id}", scan=code)
 
 

@@ -21,8 +21,11 @@ from kingsheet.core.verify import row_problems
 #: How many rows the search may try before it gives up on a row (each is one verifier call).
 BUDGET = 3000
 #: A row is sure when its reading carries at least this share of the probability of all the
-#: accepted readings found.
+#: accepted readings found ...
 SURE = 0.9
+#: ... and the rules did not have to go further from the reader's own first reading than this
+#: (a log-probability): a row the reader found unlikely is confirmed by a person.
+STRETCH = 3.0
 
 
 @dataclass(frozen=True)
@@ -79,12 +82,13 @@ def choose_row(rules: Rules, game_id: str, candidates: Sequence[Sequence[Reading
     lists = [sorted(c, key=lambda r: -r.score) for c in candidates]
     accepted: list[tuple[float, tuple[int, ...]]] = []
     first: tuple[int, ...] | None = None
+    first_score = 0.0
     tried = 0
     checked: set[tuple[int, ...]] = set()
     for score, idx in _ranked(lists):
         cells = tuple(signed(rules, game_id, lists[k][i].value) or 0 for k, i in enumerate(idx))
         if first is None:
-            first = cells
+            first, first_score = cells, score
         if cells in checked:  # two readings of one cell may give one number (an empty cell, 0)
             continue
         checked.add(cells)
@@ -101,4 +105,5 @@ def choose_row(rules: Rules, game_id: str, candidates: Sequence[Sequence[Reading
     weights = [math.exp(s - top) for s, _cells in accepted]
     confidence = weights[0] / sum(weights)
     best = accepted[0][1]
-    return RowChoice(best, confidence, confidence >= SURE, tuple(c for _s, c in accepted[1:]), best != first, tried)
+    sure = confidence >= SURE and first_score - top <= STRETCH
+    return RowChoice(best, confidence, sure, tuple(c for _s, c in accepted[1:]), best != first, tried)

@@ -1,0 +1,126 @@
+"""Handwritten digits in a cell: cut into digits, each read by a small network that runs in numpy.
+
+The weights (``digits.npz``, built by ``tools/scan/train.py``; sources in MODEL.md) ship in the
+package: nothing is downloaded. A cell gives several readings with their log-probabilities; the
+rules choose among them (``choose``).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kingsheet.scan.choose import Reading
+
+SIZE = 28  # a digit as the network sees it: SIZE × SIZE, the ink fitted in a 20-pixel box
+BOX = 20
+WEIGHTS = Path(__file__).resolve().parent / "digits.npz"
+
+
+def normalize(patch: np.ndarray) -> np.ndarray:
+    """Dark ink on light paper → the network's input: ink 1.0, paper 0.0, the ink's box scaled to
+    BOX pixels on its longer side and centred."""
+    import cv2
+
+    ink = 255.0 - patch.astype(np.float32)
+    ys, xs = np.nonzero(ink > 60)
+    out = np.zeros((SIZE, SIZE), np.float32)
+    if len(xs) == 0:
+        return out.ravel()
+    ink = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    h, w = ink.shape
+    scale = BOX / max(h, w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    small = cv2.resize(ink, (nw, nh), interpolation=cv2.INTER_AREA)
+    top, left = (SIZE - nh) // 2, (SIZE - nw) // 2
+    out[top:top + nh, left:left + nw] = small
+    return (out / max(1.0, float(out.max()))).ravel()
+
+
+def segment(cell: np.ndarray) -> list[np.ndarray]:
+    """The digits written in a cell (grey, ink dark), left to right. Specks, the cell's own lines
+    and a minus sign (optional on the paper: the game gives the sign) are left out; strokes of one
+    digit that do not touch are kept together."""
+    import cv2
+
+    h, w = cell.shape
+    if h < 8 or w < 8:
+        return []
+    blur = cv2.GaussianBlur(cell, (3, 3), 0)
+    _t, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    ink, paper = binary > 0, binary == 0
+    if not ink.any() or not paper.any() or float(cell[paper].mean()) - float(cell[ink].mean()) < 70:
+        return []  # nothing darker than the paper's own grain: an empty cell
+    count, _labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    boxes = []
+    for k in range(1, count):
+        x, y, bw, bh, area = (int(v) for v in stats[k])
+        if area < max(6, h * w * 0.004) or bh < h * 0.22:
+            continue  # a speck, or a minus sign (flat)
+        if (bw > w * 0.9 or bh > h * 0.92) and area < bw * bh * 0.3:
+            continue  # the remains of a grid line
+        boxes.append([x, y, x + bw, y + bh])
+    boxes.sort()
+    merged: list[list[int]] = []
+    for b in boxes:  # strokes that overlap in x belong to one digit
+        if merged and b[0] < merged[-1][2] - 0.35 * (b[2] - b[0]):
+            m = merged[-1]
+            merged[-1] = [min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])]
+        else:
+            merged.append(b)
+    digits = []
+    for x0, y0, x1, y1 in merged[:3]:
+        piece = np.full((y1 - y0, x1 - x0), 255, np.uint8)
+        mask = binary[y0:y1, x0:x1] > 0
+        piece[mask] = cell[y0:y1, x0:x1][mask]
+        digits.append(piece)
+    return digits
+
+
+class Model:
+    """A two-layer network: SIZE² inputs, one hidden layer with ReLU, ten outputs."""
+
+    def __init__(self, weights: Any) -> None:
+        self.w1, self.b1 = weights["w1"], weights["b1"]
+        self.w2, self.b2 = weights["w2"], weights["b2"]
+
+    def log_probs(self, x: np.ndarray) -> np.ndarray:
+        hidden = np.maximum(x @ self.w1 + self.b1, 0)
+        z = hidden @ self.w2 + self.b2
+        z = z - z.max(axis=1, keepdims=True)
+        return np.asarray(z - np.log(np.exp(z).sum(axis=1, keepdims=True)))
+
+
+@cache
+def model() -> Model:
+    with np.load(WEIGHTS) as data:
+        return Model({k: data[k].astype(np.float32) for k in ("w1", "b1", "w2", "b2")})
+
+
+def readings(cell: np.ndarray, top: int = 10, per_digit: int = 4) -> list[Reading]:
+    """The likeliest numbers written in a cell, with their log-probabilities (an empty cell: None)."""
+    digits = segment(cell)
+    if not digits:
+        return [Reading(None, 0.0)]
+    lp = model().log_probs(np.stack([normalize(d) for d in digits]))
+    choices = [sorted(((float(lp[k, d]), d) for d in range(10)), reverse=True)[:per_digit] for k in range(len(digits))]
+    out: list[Reading] = []
+    for score, ds in heapq.nlargest(top, _combinations(choices)):
+        value = int("".join(str(d) for d in ds))
+        if not any(r.value == value for r in out):
+            out.append(Reading(value, score))
+    # a stray mark read as a digit: the cell may be empty after all (and 0 is written as nothing)
+    out.append(Reading(None, min(r.score for r in out) - math.log(50)))
+    return out
+
+
+def _combinations(choices: list[list[tuple[float, int]]]) -> list[tuple[float, tuple[int, ...]]]:
+    combos: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]
+    for options in choices:
+        combos = [(s + ls, ds + (d,)) for s, ds in combos for ls, d in options]
+    return combos

@@ -1,0 +1,191 @@
+"""A phone photo of a printed blank → the page, straightened: the four corner marks found, the
+perspective undone, the QR code read, each deal's cells cut out where the blank's own layout puts
+them. Every failure is one sentence that says what the photo lacks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kingsheet.core.i18n import _
+from kingsheet.core.problems import InputError
+
+PX = 8.0  # pixels a millimetre on the straightened page
+MAX_PHOTO_BYTES = 40 * 1024 * 1024
+MAX_PIXELS = 60_000_000
+MARK_AT, MARK = 6.0, 5.0  # mm: the centre of each corner mark from the page's edges, and its side
+
+
+class Unreadable(InputError):
+    """The photo cannot be read as a kingsheet blank; the message says why."""
+
+
+@dataclass(frozen=True)
+class Code:
+    rules: str
+    options: dict[str, str]
+    players: int
+    named: bool
+    lang: str
+    sheet: str
+    page: int
+
+
+def parse_code(text: str) -> Code | None:
+    """``KS1/RULES/OPTION:VALUE …/PLAYERS/LAYOUT/PAGE`` (render.pdf.scan_code, then the page)."""
+    parts = text.lower().split("/")
+    if len(parts) != 6 or parts[0] != "ks1" or not parts[3].isdigit() or not parts[5].isdigit() or len(parts[4]) < 3:
+        return None
+    options = dict(p.split(":", 1) for p in parts[2].split() if ":" in p)
+    layout = parts[4]
+    return Code(parts[1], options, int(parts[3]), layout[0] == "n", layout[1:3], layout[3:], int(parts[5]))
+
+
+def load(path: Path) -> np.ndarray:
+    """The photo as grey pixels; a file that is not a usable picture is one sentence."""
+    import cv2
+
+    from kingsheet.files.gamefile import read_bounded
+
+    data = read_bounded(path, MAX_PHOTO_BYTES, _("photo"))
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+    if img is None:
+        raise Unreadable(_("{path}: not a picture kingsheet can open (JPEG or PNG)").format(path=path))
+    if img.shape[0] * img.shape[1] > MAX_PIXELS:
+        raise Unreadable(_("{path}: the picture is too large").format(path=path))
+    return np.asarray(img)
+
+
+def find_code(gray: np.ndarray, where: str) -> Code:
+    import zxingcpp
+
+    for img in (gray, _sharpened(gray)):
+        for result in zxingcpp.read_barcodes(img):
+            code = parse_code(result.text)
+            if code is not None:
+                return code
+    raise Unreadable(_("{where}: the sheet's QR code cannot be read (is the whole page in the photo, and sharp?)")
+                     .format(where=where))
+
+
+def _sharpened(gray: np.ndarray) -> np.ndarray:
+    import cv2
+
+    blur = cv2.GaussianBlur(gray, (0, 0), 2)
+    return np.asarray(cv2.addWeighted(gray, 1.8, blur, -0.8, 0))
+
+
+def find_marks(gray: np.ndarray, where: str) -> np.ndarray:
+    """The centres of the four corner marks (top left, top right, bottom right, bottom left)."""
+    import cv2
+
+    h, w = gray.shape
+    scale = 1600 / max(h, w) if max(h, w) > 1600 else 1.0
+    small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    sh, sw = small.shape
+    # the paper: the largest bright region (a dark table around it must not swallow the marks)
+    _t, paper = cv2.threshold(cv2.GaussianBlur(small, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((25, 25), np.uint8))  # the ink is paper too
+    outlines, _h = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask = np.zeros_like(small)
+    if outlines:
+        # its convex hull: a corner in shadow stays part of the page
+        cv2.drawContours(mask, [cv2.convexHull(max(outlines, key=cv2.contourArea))], -1, 255, cv2.FILLED)
+        mask = cv2.erode(mask, np.ones((3, 3), np.uint8))
+    else:
+        mask[:] = 255
+    binary = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                   (max(sh, sw) // 20) | 1, 15)
+    binary = cv2.bitwise_and(binary, mask)
+    contours, _h = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    side = max(sh, sw)
+    candidates = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if not (side * side * 0.00003 < area < side * side * 0.004):
+            continue
+        x, y, bw, bh = cv2.boundingRect(c)
+        if not 0.5 < bw / bh < 2.0:
+            continue
+        hull = cv2.contourArea(cv2.convexHull(c))
+        if hull == 0 or area / hull < 0.85 or area / (bw * bh) < 0.45:  # (a tilted square fills less of its box)
+            continue
+        inside = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(inside, [c - np.array([x, y])], -1, 255, cv2.FILLED)
+        ink = binary[y:y + bh, x:x + bw][inside > 0]
+        if ink.size == 0 or ink.mean() < 255 * 0.85:  # a mark is solid ink, not a letter or a ring
+            continue
+        m = cv2.moments(c)
+        candidates.append((m["m10"] / m["m00"], m["m01"] / m["m00"], area))
+    if len(candidates) < 4:
+        raise Unreadable(_("{where}: corner marks not found (all four corners of the printed blank must be in "
+                           "the photo)").format(where=where))
+    pts = np.array([(x, y) for x, y, _a in candidates], np.float32)
+    corners = np.array([(0, 0), (sw, 0), (sw, sh), (0, sh)], np.float32)
+    chosen = []
+    for corner in corners:
+        k = int(np.argmin(((pts - corner) ** 2).sum(axis=1)))
+        chosen.append(pts[k])
+    quad = np.array(chosen, np.float32)
+    if len({tuple(p) for p in quad.tolist()}) < 4 or cv2.contourArea(quad) < sw * sh * 0.15:
+        raise Unreadable(_("{where}: corner marks not found (all four corners of the printed blank must be in "
+                           "the photo)").format(where=where))
+    return np.asarray(quad / scale)
+
+
+def straighten(gray: np.ndarray, marks: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:
+    """The page seen from straight above, PX pixels a millimetre."""
+    import cv2
+
+    w, h = size_mm
+    target = np.array([(MARK_AT, MARK_AT), (w - MARK_AT, MARK_AT), (w - MARK_AT, h - MARK_AT), (MARK_AT, h - MARK_AT)],
+                      np.float32) * PX
+    matrix = cv2.getPerspectiveTransform(marks.astype(np.float32), target)
+    page = cv2.warpPerspective(gray, matrix, (round(w * PX), round(h * PX)), flags=cv2.INTER_AREA,
+                               borderValue=255)
+    return _even_light(np.asarray(page))
+
+
+def _even_light(page: np.ndarray) -> np.ndarray:
+    """Uneven light taken out: the paper's own brightness, estimated by a wide closing, divided out."""
+    import cv2
+
+    background = cv2.morphologyEx(page, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (31, 31)))
+    background = cv2.GaussianBlur(background, (0, 0), 15)
+    return np.asarray(np.clip(page.astype(np.float32) / np.maximum(background, 1) * 235, 0, 255).astype(np.uint8))
+
+
+def sharpness(page: np.ndarray) -> float:
+    import cv2
+
+    return float(cv2.Laplacian(page, cv2.CV_64F).var())
+
+
+def cell(page: np.ndarray, box: tuple[float, ...], inset: float = 0.12) -> np.ndarray:
+    """One cell's inside (mm box: left, top, right, bottom), its lines left out."""
+    x0, y0, x1, y1 = box
+    dx, dy = (x1 - x0) * inset, (y1 - y0) * inset
+    return page[round((y0 + dy) * PX):round((y1 - dy) * PX), round((x0 + dx) * PX):round((x1 - dx) * PX)]
+
+
+def page_size(players: int) -> tuple[float, float]:
+    return (297.0, 210.0) if players > 4 else (210.0, 297.0)
+
+
+def read_page(path: Path) -> tuple[Code, np.ndarray]:
+    """A photo → its code and the straightened page."""
+    gray = load(path)
+    where = str(path)
+    code = find_code(gray, where)
+    marks = find_marks(gray, where)
+    page = straighten(gray, marks, page_size(code.players))
+    if sharpness(page) < 15:
+        raise Unreadable(_("{where}: the photo is too blurred to read").format(where=where))
+    return code, page
+
+
+def cells_of(page: np.ndarray, boxes: list[tuple[float, ...]]) -> list[Any]:
+    return [cell(page, b) for b in boxes]

@@ -1,0 +1,120 @@
+"""`kingsheet scan`: photos made from the project's own blanks, filled with simulated legal games
+and photographed as a phone would (tools/scan/synth.py), read back. Figures on handwriting held out
+from training are the bench's (bench/bench.py scan); here the mechanics: marks, code, layout,
+cells, the rules' choice, the file, and every way a photo can fail."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("cv2")
+pytest.importorskip("zxingcpp")
+
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tools" / "scan"))
+from handwriting import FONTS  # noqa: E402
+
+FONT = FONTS / "truetype/humor-sans/Humor-Sans.ttf"
+pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None or not FONT.exists(),
+                                reason="needs pdftoppm and fonts-humor-sans")
+
+
+def photo(tmp_path: Path, rules_id: str = "blank-4", seed: int = 1, deals: int | None = None,
+          page: int = 0) -> tuple[Path, list[tuple[int, ...]]]:
+    from synth import filled_sheet, photograph
+
+    rng = random.Random(seed)
+    pages, rows = filled_sheet(rules_id, FONT, rng, deals=deals)
+    path = tmp_path / f"{rules_id}-{seed}-{page}.jpg"
+    path.write_bytes(photograph(pages[page], rng, quality=(80, 90)))
+    return path, rows
+
+
+def test_a_photo_of_a_filled_blank_reads_back(tmp_path):
+    from kingsheet.scan.reader import read_sheet
+
+    path, truth = photo(tmp_path)
+    sheet = read_sheet([path])
+    assert sheet.rules.id == "blank-4" and [r.number for r in sheet.rows] == list(range(1, 13))
+    right = [r.cells == t for r, t in zip(sheet.rows, truth)]
+    assert sum(right) >= 10
+    assert all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))  # a wrong row is never passed as sure
+
+
+def test_a_sheet_half_played_stops_at_its_last_row(tmp_path):
+    from kingsheet.scan.reader import read_sheet
+
+    path, truth = photo(tmp_path, deals=5, seed=3)
+    sheet = read_sheet([path])
+    assert [r.number for r in sheet.rows] == [1, 2, 3, 4, 5]
+
+
+def test_scan_writes_a_game_file_and_marks_what_to_confirm(tmp_path, runner):
+    from kingsheet.cli.app import app
+    from kingsheet.files.gamefile import load_game
+
+    path, truth = photo(tmp_path, seed=2)
+    out = tmp_path / "g.toml"
+    res = runner.invoke(app, ["scan", str(path), "-o", str(out), "--players", "Аня,Боря,Вася,Галя"])
+    assert res.exit_code in (0, 1), res.output
+    game = load_game(out)
+    assert game.players == ("Аня", "Боря", "Вася", "Галя") and len(game.deals) == 12
+    flagged = [d for d in game.deals if d.note and d.note.startswith("scan:")]
+    assert (res.exit_code == 1) == bool(flagged)
+    assert f"wrote {out}" in res.output and "✓" in res.output
+    again = runner.invoke(app, ["scan", str(path), "-o", str(out), "--players", "Аня,Боря,Вася,Галя"])
+    assert again.exit_code == 2 and "already exists" in again.stderr
+
+
+def test_the_names_are_asked_for_or_given(tmp_path, runner):
+    from kingsheet.cli.app import app
+
+    path, _truth = photo(tmp_path, seed=4, deals=2)
+    res = runner.invoke(app, ["scan", str(path), "-o", str(tmp_path / "g.toml")])
+    assert res.exit_code == 2 and "--players" in res.stderr
+    res = runner.invoke(app, ["scan", str(path), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В"])
+    assert res.exit_code == 2 and "blank-4 is for 4 players; 3 are named" in res.stderr
+
+
+def test_photos_that_cannot_be_read_say_why(tmp_path, runner):
+    import numpy as np
+    from PIL import Image
+
+    from kingsheet.cli.app import app
+
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a picture", encoding="utf-8")
+    noise = tmp_path / "noise.png"
+    Image.fromarray(np.random.default_rng(1).integers(0, 255, (600, 400), dtype=np.uint8)).save(noise)
+    good, _truth = photo(tmp_path, seed=5, deals=3)
+    img = Image.open(good)
+    cut = tmp_path / "cut.jpg"
+    img.crop((0, 0, img.width, int(img.height * 0.8))).save(cut)  # the bottom corners are not in it
+    said = {}
+    for path in (text, noise, cut, tmp_path / "missing.jpg"):
+        res = runner.invoke(app, ["scan", str(path), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В,Г"])
+        assert res.exit_code == 2 and "Traceback" not in res.output
+        said[path.name] = res.stderr
+    assert "not a picture" in said["notes.jpg"]
+    assert "QR code cannot be read" in said["noise.png"]
+    assert "QR code" in said["cut.jpg"] or "corner marks not found" in said["cut.jpg"]
+    assert "no such file" in said["missing.jpg"]
+    assert not (tmp_path / "g.toml").exists()
+
+
+def test_pages_of_two_blanks_are_not_one_game(tmp_path):
+    from kingsheet.scan.page import Unreadable
+    from kingsheet.scan.reader import read_sheet
+
+    a, _ = photo(tmp_path, "blank-4", seed=6, deals=2)
+    b, _ = photo(tmp_path, "symmetric", seed=6, deals=2)
+    with pytest.raises(Unreadable, match="another blank"):
+        read_sheet([a, b])
+    with pytest.raises(Unreadable, match="same page"):
+        read_sheet([a, a])

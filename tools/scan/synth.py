@@ -1,0 +1,100 @@
+"""Photos of filled blanks, made here: the project's own blank, a simulated legal game written in
+with a handwriting font, then photographed as a phone would (perspective, rotation, uneven light,
+blur, noise, JPEG). For the bench and the tests of `kingsheet scan`."""
+
+from __future__ import annotations
+
+import io
+import random
+import subprocess
+import sys
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from handwriting import has_digit, write_text  # noqa: E402
+
+DPI = 300  # a 12-megapixel phone photo of A4 has about this
+
+
+@cache
+def blank_pages(rules_id: str, lang: str = "ru") -> tuple[bytes, ...]:
+    """The blank's pages as PNG bytes at DPI (pdftoppm)."""
+    from kingsheet.core.rules import load_rules
+    from kingsheet.render.pdf import blank_pdf
+
+    with tempfile.TemporaryDirectory() as d:
+        pdf = Path(d) / "b.pdf"
+        pdf.write_bytes(blank_pdf(load_rules(rules_id), None, lang))
+        subprocess.run(["pdftoppm", "-r", str(DPI), "-gray", "-png", str(pdf), str(Path(d) / "p")], check=True)
+        return tuple(p.read_bytes() for p in sorted(Path(d).glob("p-*.png")))
+
+
+def filled_sheet(rules_id: str, font: Path, rng: random.Random, lang: str = "ru",
+                 deals: int | None = None) -> tuple[list[Image.Image], list[tuple[int, ...]]]:
+    """The blank's pages with a simulated legal game written in, and the game's rows."""
+    from kingsheet.core.rules import load_rules
+    from kingsheet.core.simulate import play_game
+    from kingsheet.render.pdf import blank_layout
+
+    rules = load_rules(rules_id)
+    layout = blank_layout(rules, False, lang)
+    pages = [Image.open(io.BytesIO(b)).convert("L") for b in blank_pages(rules_id, lang)]
+    draws = [ImageDraw.Draw(p) for p in pages]
+    px = DPI / 25.4
+    rows = []
+    for k, (played, _who) in enumerate(play_game(rules, rng), 1):
+        if deals is not None and k > deals:
+            break
+        page, boxes = layout[k]
+        for value, (x0, y0, x1, y1) in zip(played.points, boxes):
+            if value == 0 and rng.random() < 0.5:
+                continue  # a zero left empty
+            text = str(abs(value)) if value >= 0 or rng.random() < 0.75 else f"-{abs(value)}"
+            if not all(has_digit(font, ch) for ch in text if ch.isdigit()):
+                text = text  # every held-out font draws digits; kept for clarity
+            write_text(draws[page - 1], (x0 * px, y0 * px, x1 * px, y1 * px), text, font, rng,
+                       ink=rng.randint(10, 70))
+        rows.append(played.points)
+    return pages, rows
+
+
+def photograph(page: Image.Image, rng: random.Random, quality: tuple[int, int] = (55, 85)) -> bytes:
+    """A phone's photo of the page on a table: tilted, in perspective, unevenly lit, a little blurred
+    and noisy, saved as JPEG."""
+    import cv2
+
+    img = np.asarray(page, np.float32)
+    h, w = img.shape
+    canvas_w, canvas_h = int(w * 1.25), int(h * 1.2)
+    table = np.full((canvas_h, canvas_w), rng.uniform(60, 140), np.float32)
+    table += np.random.default_rng(rng.randrange(1 << 30)).normal(0, 6, table.shape).astype(np.float32)
+    src = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
+    jitter = 0.04
+    cx, cy = canvas_w / 2, canvas_h / 2
+    angle = np.deg2rad(rng.uniform(-8, 8))
+    scale = rng.uniform(0.76, 0.86) * min(canvas_w / w, canvas_h / h)  # the whole page in the frame
+    dst = []
+    for x, y in src:
+        x2, y2 = (x - w / 2) * scale, (y - h / 2) * scale
+        xr = x2 * np.cos(angle) - y2 * np.sin(angle)
+        yr = x2 * np.sin(angle) + y2 * np.cos(angle)
+        dst.append((cx + xr + rng.uniform(-jitter, jitter) * w, cy + yr + rng.uniform(-jitter, jitter) * h))
+    matrix = cv2.getPerspectiveTransform(src, np.array(dst, np.float32))
+    warped = cv2.warpPerspective(img, matrix, (canvas_w, canvas_h), flags=cv2.INTER_LINEAR, borderValue=-1)
+    photo = np.where(warped < 0, table, warped)
+    gy, gx = np.mgrid[0:canvas_h, 0:canvas_w].astype(np.float32)
+    light = 1 - rng.uniform(0.1, 0.4) * ((gx / canvas_w) * rng.uniform(-1, 1) + (gy / canvas_h) * rng.uniform(-1, 1)
+                                          + 1) / 2
+    photo = photo * light
+    out = Image.fromarray(np.clip(photo, 0, 255).astype(np.uint8))
+    out = out.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.3)))
+    arr = np.asarray(out, np.float32) + np.random.default_rng(rng.randrange(1 << 30)).normal(0, rng.uniform(2, 7),
+                                                                                             (canvas_h, canvas_w))
+    buf = io.BytesIO()
+    Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).save(buf, "JPEG", quality=rng.randint(*quality))
+    return buf.getvalue()
