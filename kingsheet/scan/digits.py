@@ -53,9 +53,10 @@ def segment(cell: np.ndarray) -> list[np.ndarray]:
         return []
     blur = cv2.GaussianBlur(cell, (3, 3), 0)
     _t, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    ink, paper = binary > 0, binary == 0
-    if not ink.any() or not paper.any() or float(cell[paper].mean()) - float(cell[ink].mean()) < 70:
-        return []  # nothing darker than the paper's own grain: an empty cell
+    paper_level = float(np.percentile(cell, 75))
+    strong = int((cell < paper_level - 90).sum())
+    if strong < max(12, cell.size * 0.002):
+        return []  # nothing clearly darker than the paper's own grain: an empty cell
     count, _labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
     boxes = []
     for k in range(1, count):
@@ -82,24 +83,44 @@ def segment(cell: np.ndarray) -> list[np.ndarray]:
     return digits
 
 
+def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A valid convolution: x (batch, channels, h, w), w (out, channels, k, k) → (batch, out, h-k+1, w-k+1)."""
+    k = w.shape[2]
+    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))  # b, c, h', w', k, k
+    out = np.einsum("bchwij,ocij->bohw", windows, w, optimize=True)
+    return np.asarray(out + b[None, :, None, None])
+
+
+def _pool(x: np.ndarray) -> np.ndarray:
+    b, c, h, w = x.shape
+    return np.asarray(x[:, :, :h // 2 * 2, :w // 2 * 2].reshape(b, c, h // 2, 2, w // 2, 2).max(axis=(3, 5)))
+
+
 class Model:
-    """A two-layer network: SIZE² inputs, one hidden layer with ReLU, ten outputs."""
+    """A small convolutional network (two convolutions with pooling, two dense layers), run in numpy."""
 
     def __init__(self, weights: Any) -> None:
-        self.w1, self.b1 = weights["w1"], weights["b1"]
-        self.w2, self.b2 = weights["w2"], weights["b2"]
+        self.w = weights
 
     def log_probs(self, x: np.ndarray) -> np.ndarray:
-        hidden = np.maximum(x @ self.w1 + self.b1, 0)
-        z = hidden @ self.w2 + self.b2
+        w = self.w
+        a = x.reshape(-1, 1, SIZE, SIZE)
+        a = _pool(np.maximum(_conv(a, w["c1"], w["c1b"]), 0))
+        a = _pool(np.maximum(_conv(a, w["c2"], w["c2b"]), 0))
+        a = a.reshape(len(a), -1)
+        a = np.maximum(a @ w["f1"].T + w["f1b"], 0)
+        z = a @ w["f2"].T + w["f2b"]
         z = z - z.max(axis=1, keepdims=True)
         return np.asarray(z - np.log(np.exp(z).sum(axis=1, keepdims=True)))
+
+
+LAYERS = ("c1", "c1b", "c2", "c2b", "f1", "f1b", "f2", "f2b")
 
 
 @cache
 def model() -> Model:
     with np.load(WEIGHTS) as data:
-        return Model({k: data[k].astype(np.float32) for k in ("w1", "b1", "w2", "b2")})
+        return Model({k: data[k].astype(np.float32) for k in LAYERS})
 
 
 def readings(cell: np.ndarray, top: int = 10, per_digit: int = 4) -> list[Reading]:
