@@ -104,12 +104,12 @@ class Model:
 
     def log_probs(self, x: np.ndarray) -> np.ndarray:
         w = self.w
-        a = x.reshape(-1, 1, SIZE, SIZE)
-        a = _pool(np.maximum(_conv(a, w["c1"], w["c1b"]), 0))
-        a = _pool(np.maximum(_conv(a, w["c2"], w["c2b"]), 0))
-        a = a.reshape(len(a), -1)
-        a = np.maximum(a @ w["f1"].T + w["f1b"], 0)
-        z = a @ w["f2"].T + w["f2b"]
+        maps: np.ndarray = x.reshape(-1, 1, SIZE, SIZE)
+        maps = _pool(np.maximum(_conv(maps, w["c1"], w["c1b"]), 0))
+        maps = _pool(np.maximum(_conv(maps, w["c2"], w["c2b"]), 0))
+        flat: np.ndarray = maps.reshape(len(maps), -1)
+        hidden = np.maximum(flat @ w["f1"].T + w["f1b"], 0)
+        z = hidden @ w["f2"].T + w["f2b"]
         z = z - z.max(axis=1, keepdims=True)
         return np.asarray(z - np.log(np.exp(z).sum(axis=1, keepdims=True)))
 
