@@ -25,7 +25,7 @@ def test_check_reports_row_and_exit_1(runner, tmp_path):
                            + deal("boys", [-4, -4, -4, -4])), encoding="utf-8")
     res = run(runner, "check", f)
     assert res.exit_code == 1
-    assert res.stderr.splitlines() == [f"{f}: deal 1 (Взятки): row sums to −14, expected −16"]
+    assert res.stderr.splitlines() == [f"{f}: deal 1 (Tricks): row sums to −14, expected −16"]
     assert "3 of 12 deals played; 1 problem" in res.stdout
 
 
@@ -39,7 +39,7 @@ def test_check_json_shape(runner, tmp_path):
     assert obj["complete"] is False
     assert obj["errors"][0] == {"code": "row-sum", "deal": 1, "game": "tricks", "player": None,
                                 "expected": -16, "actual": -14,
-                                "message": "deal 1 (Взятки): row sums to −14, expected −16"}
+                                "message": "deal 1 (Tricks): row sums to −14, expected −16"}
     assert obj["players"] == ["Аня", "Боря", "Вася", "Галя"]
     assert obj["totals"]["Вася"] == {"minus": -8, "plus": 0, "total": -8}
     assert obj["sums"] == {"minus": -14, "plus": 0, "total": -14}

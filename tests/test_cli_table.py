@@ -24,7 +24,7 @@ def game(runner, tmp_path) -> Path:
     res = run(runner, "new", path, "--rules", "blank-4", "--players", PLAYERS, "--stake", "0.50")
     assert res.exit_code == 0, res.output
     assert res.stdout == (f"{path}: new blank-4 game for Аня, Боря, Вася, Галя; 12 deals. "
-                          "First: Взятки, Аня deals.\n")
+                          "First: Tricks, Аня deals.\n")
     return path
 
 
@@ -62,10 +62,10 @@ def test_full_evening_by_cli_matches_the_paper(runner, game):
 def test_deal_output_names_the_next_game(runner, game):
     res = run(runner, "deal", "tricks", "-4", "0", "-8", "-4")
     assert res.exit_code == 0
-    assert res.stdout == ("recorded deal 1 (Взятки): −4 0 −8 −4 = −16 ✓\n"
-                          "next: deal 2, Черви (−16); Боря deals\n")
+    assert res.stdout == ("recorded deal 1 (Tricks): −4 0 −8 −4 = −16 ✓\n"
+                          "next: deal 2, Hearts (−16); Боря deals\n")
     res = run(runner, "deal", "-4", "-4", "-4", "-4")
-    assert res.stdout.startswith("game: Черви\nrecorded deal 2 (Черви)")
+    assert res.stdout.startswith("game: Hearts\nrecorded deal 2 (Hearts)")
 
 
 def test_refused_deal_leaves_file_byte_identical(runner, game):
@@ -74,11 +74,11 @@ def test_refused_deal_leaves_file_byte_identical(runner, game):
     res = run(runner, "deal", "hearts", "-4", "-4", "-4", "-2")
     assert res.exit_code == 1
     assert res.stderr.splitlines() == [
-        f"{game.resolve()}: deal 2 (Черви): row sums to −14, expected −16",
+        f"{game.resolve()}: deal 2 (Hearts): row sums to −14, expected −16",
         f"{game.resolve()}: not recorded; the file is unchanged (use --force to record it anyway)"]
     assert game.read_bytes() == before
     res = run(runner, "deal", "boys", "-4", "-4", "-4", "-4")  # out of order: Черви comes first
-    assert res.exit_code == 1 and "Мальчики" in res.stderr
+    assert res.exit_code == 1 and "Boys" in res.stderr
     assert game.read_bytes() == before
 
 
@@ -136,7 +136,7 @@ def test_edit_any_deal_keeps_hand_comments(runner, game):
     game.write_text(text, encoding="utf-8")
     res = run(runner, "edit", "1", "-8", "0", "-4", "-4")
     assert res.exit_code == 0, res.output
-    assert res.stdout.startswith("corrected deal 1 (Взятки): −8 0 −4 −4 = −16 ✓")
+    assert res.stdout.startswith("corrected deal 1 (Tricks): −8 0 −4 −4 = −16 ✓")
     after = game.read_text(encoding="utf-8")
     assert "# Аня сдавала" in after and "# ставка по договорённости" in after
     assert "points = [-8, 0, -4, -4]" in after
@@ -179,7 +179,7 @@ def test_play_re_asks_a_wrong_row_and_saves_each_deal(runner, game):
     res = run(runner, "play", input=typed)
     assert res.exit_code == 0, res.output
     out = res.stdout
-    assert "deal 2: Черви (−16), Боря deals — points: ✗ deal 2 (Черви): row sums to −14, expected −16" in out
+    assert "deal 2: Hearts (−16), Боря deals — points: ✗ deal 2 (Hearts): row sums to −14, expected −16" in out
     assert "not recorded; type the row again" in out
     assert "3 deals saved in" in out
     assert [d.game for d in load_game(game).deals] == ["tricks", "hearts", "boys"]
@@ -321,7 +321,7 @@ def test_an_evening_stays_in_the_prompt(runner, tmp_path):
     out = res.output
     assert res.exit_code == 0, out
     assert "no game «малчики» in blank-4; did you mean «Мальчики»?" in out
-    assert "✓ deal 2 corrected" in out and "removed deal 3 (Мальчики: −4 −8 0 −4)" in out
+    assert "✓ deal 2 corrected" in out and "removed deal 3 (Boys: −4 −8 0 −4)" in out
     assert "1:Аня (deals)   2:Боря (turn)" in out  # the seating above the first prompt
     assert "the sheet is complete" in out and "to print it: kingsheet export" in out
     assert "0.50" in out and "→" in out  # the settlement, with the game's stake

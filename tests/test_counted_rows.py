@@ -248,7 +248,7 @@ def test_the_issue_rows_are_refused_naming_the_player(boys, row, who, message):
     assert [p for p in report.problems if p.code not in ("cell-impossible", *SEQUENCE)] == []
     assert found and found[0].deal == 1 and found[0].player == who, report.problems
     if message:
-        assert found[0].message == f"deal 1 (Ералаш): {message}"
+        assert found[0].message == f"deal 1 (Eralash): {message}"
     rules = load_rules("blank-4", {"boys": boys})
     parsed = read_game(text).deals[0].taken
     assert parsed is not None
@@ -269,7 +269,7 @@ def test_a_row_refused_only_as_a_whole_says_why():
     assert not oracle(load_rules("blank-4"), "eralash", [dict(t) for t in game.deals[0].taken])
     assert [(p.code, p.deal, p.player, p.message) for p in verify(game).problems
             if p.code not in SEQUENCE] == [
-        ("cell-impossible", 1, None, "deal 1 (Ералаш): Q♥: a heart and a girl, but the players' counts leave "
+        ("cell-impossible", 1, None, "deal 1 (Eralash): Q♥: a heart and a girl, but the players' counts leave "
                                      "room for 0 such cards, not 1")]
 
 

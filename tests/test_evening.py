@@ -130,7 +130,7 @@ def test_an_evening_at_a_real_terminal(tmp_path, lang):
                "row sums to −14, expected −16",
                "no player 'Петя' at the table",
                "row sums to 97, expected 96",
-               "✓ deal 3 corrected", "removed deal 7 (Ералаш: −24 −24 −24 −24)",
+               "✓ deal 3 corrected", "removed deal 7 (Eralash: −24 −24 −24 −24)",
                "interrupted; 6 deals saved", "pairwise", "pot", "the sheet is complete",
                "to print it: kingsheet export", "1:Аня (deals)   2:Боря (turn)", "13.50 ₽"],
     }[lang]

@@ -52,7 +52,7 @@ def test_the_blank_as_dealt_passes():
 def test_a_copied_last_deal_is_the_extra_one():
     text = blank_sheet() + deal("trumps", [12, 6, 6, 0], declarer="Аня")
     assert numbered(read_game(text)) == [("extra-deal", 13, None)]
-    assert "deal 13 (Козыри): written twice: a copy of deal 12" in [p.message for p in verify(read_game(text)).problems]
+    assert "deal 13 (Trumps): written twice: a copy of deal 12" in [p.message for p in verify(read_game(text)).problems]
 
 
 def test_a_deal_written_in_the_wrong_place_is_one_moved_deal():
@@ -61,7 +61,7 @@ def test_a_deal_written_in_the_wrong_place_is_one_moved_deal():
     text = game_text(deals="".join(deal(g, p) for g, p in rows))
     assert numbered(read_game(text)) == [("wrong-order", 5, None)]
     assert [p.message for p in verify(read_game(text)).problems] == [
-        "deal 5 (Черви): written in the wrong place: its place is before deal 2"]
+        "deal 5 (Hearts): written in the wrong place: its place is before deal 2"]
 
 
 def test_the_plus_half_written_first_is_one_problem():
@@ -79,8 +79,8 @@ def test_a_deal_written_twice_while_another_is_missing():
     text = game_text(deals="".join(deal(g, p) for g, p in rows))
     assert numbered(read_game(text)) == [("extra-deal", 4, None), ("missing-deal", 4, None)]
     messages = [p.message for p in verify(read_game(text)).problems]
-    assert "deal 4 (Мальчики): Мальчики is written twice (deals 3 and 4)" in messages
-    assert "deal 4 (Мальчики): Девочки is missing: the sheet has it here" in messages
+    assert "deal 4 (Boys): Boys is written twice (deals 3 and 4)" in messages
+    assert "deal 4 (Boys): Girls is missing: the sheet has it here" in messages
 
 
 def test_a_king_written_for_two_players_names_both():
@@ -102,7 +102,7 @@ def test_a_sheet_written_as_if_another_player_dealt_first_is_one_problem():
     text = blank_sheet([([12, 6, 6, 0], d) for d in ["Вася", "Галя", "Аня", "Боря"]])
     found = verify(read_game(text)).problems
     assert [(p.code, p.deal) for p in found] == [("declarer", 9)]
-    assert found[0].message == ("deal 9 (Козыри): every declarer is written as if Боря dealt first, but the sheet "
+    assert found[0].message == ("deal 9 (Trumps): every declarer is written as if Боря dealt first, but the sheet "
                                 "has Аня dealing first (first_dealer)")
 
 

@@ -82,7 +82,7 @@ def test_a_deal_typed_as_magnitudes_takes_the_games_sign_and_is_saved(client, ga
 def test_a_refused_row_says_what_the_cli_says_and_nothing_is_written(client, game):
     before = game.read_bytes()
     status, data = post(client, "deal", seen=0, game="tricks", points=["4", "4", "4", "2"])
-    assert status == 422 and data["error"] == "deal 1 (Взятки): row sums to −14, expected −16"
+    assert status == 422 and data["error"] == "deal 1 (Tricks): row sums to −14, expected −16"
     assert game.read_bytes() == before
 
 

@@ -150,7 +150,7 @@ def test_trump_bidding_row_total_follows_the_bid():
     assert verify(read_game(text)).rows[0].expected == 36
     # writing his tricks anyway is caught
     text = game_text("trump-bidding", deals=deal("trumps", [12, 12, 12, 12], declarer="Боря", bid=3))
-    assert messages(text) == ["deal 1 (Козыри): row sums to 48, expected 36"]
+    assert messages(text) == ["deal 1 (Trumps): row sums to 48, expected 36"]
 
 
 def test_bid_missing_is_a_problem():
@@ -176,8 +176,8 @@ def test_structural_problems_name_the_deal():
     assert messages(text)[:3] == [
         "deal 1: has 3 cells for 4 players",
         "deal 2: unknown key colour",
-        "deal 3 (шахматы): blank-4 has no game 'шахматы' (games: Взятки, Черви, Мальчики, Девочки, Кинг, "
-        "Две последние, Ералаш, АнтиЕралаш, Козыри)",
+        "deal 3 (шахматы): blank-4 has no game 'шахматы' (games: Tricks, Hearts, Boys, Girls, King, "
+        "Last two, Eralash, Anti-Eralash, Trumps)",
     ]
 
 
@@ -190,7 +190,7 @@ def test_declarer_not_at_table_and_more_than_share():
                      + deal("trumps", [6, 6, 6, 6], declarer="Аня") + deal("trumps", [6, 6, 6, 6], declarer="Дима"))
     # deal 10 is dealt by Боря, so Вася (on the left) declares; Дима does not sit at the table
     assert check(text) == [("declarer", 11, None), ("declarer", 10, "Аня")]
-    assert "deal 10 (Козыри): Аня is written, but Вася declares here (left of Боря, who deals)" in messages(text)
+    assert "deal 10 (Trumps): Аня is written, but Вася declares here (left of Боря, who deals)" in messages(text)
 
 
 def test_game_by_russian_label_case_and_yo_insensitive():
@@ -215,8 +215,8 @@ taken = [
 ]
 """
     assert messages(game_text(deals=bad_counts)) == [
-        "deal 1 (Ералаш): tricks taken add up to 9, the deal holds 8",
-        "deal 1 (Ералаш): row sums to −98, expected −96",
+        "deal 1 (Eralash): tricks taken add up to 9, the deal holds 8",
+        "deal 1 (Eralash): row sums to −98, expected −96",
     ]
     zero_tricks = bad_counts.replace("{ tricks = 2 }", "{ tricks = 0, hearts = 1 }").replace(
         "hearts = 5", "hearts = 4").replace("{ tricks = 1, boys", "{ tricks = 2, boys")
@@ -278,7 +278,7 @@ def test_a_trump_deal_may_be_written_as_tricks_taken():
 def test_a_count_the_game_does_not_count_is_named():
     text = game_text(deals='\n[[deals]]\ngame = "tricks"\ntaken = [{ tricks = 2, hearts = 1 }, { tricks = 2 }, '
                            '{ tricks = 2 }, { tricks = 2 }]\n')
-    assert "deal 1 (Взятки): Аня: hearts is not counted in this game" in messages(text)
+    assert "deal 1 (Tricks): Аня: hearts is not counted in this game" in messages(text)
 
 
 def test_a_player_whose_only_trick_is_the_last_one():
@@ -290,13 +290,13 @@ def test_a_player_whose_only_trick_is_the_last_one():
     two = row.replace("{ tricks = 1, hearts = 1, boys = 1, king = 1, last = 1 }",
                       "{ tricks = 1, hearts = 1, boys = 1, king = 1, last = 2 }").replace(
         "{ tricks = 3, hearts = 4, boys = 2, girls = 2, last = 1 }", "{ tricks = 3, hearts = 4, boys = 2, girls = 2 }")
-    assert "deal 1 (Ералаш): Аня: 2 of the last tricks, but only 1 trick in all" in messages(game_text(deals=two))
+    assert "deal 1 (Eralash): Аня: 2 of the last tricks, but only 1 trick in all" in messages(game_text(deals=two))
 
 
 def test_the_trick_capacity_message_counts_the_cards_of_all_the_tricks():
     row = ('\n[[deals]]\ngame = "eralash"\ntaken = [{ tricks = 2, hearts = 6, girls = 4 }, '
            '{ tricks = 2, hearts = 2, boys = 4, king = 1, last = 2 }, { tricks = 2 }, { tricks = 2 }]\n')
-    assert "deal 1 (Ералаш): Аня: 2 tricks hold 8 cards, fewer than the 9 these counts need" in \
+    assert "deal 1 (Eralash): Аня: 2 tricks hold 8 cards, fewer than the 9 these counts need" in \
         messages(game_text(deals=row))
 
 

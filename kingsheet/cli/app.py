@@ -288,7 +288,7 @@ def complete_games(incomplete: str) -> list[str]:
         from kingsheet.core.rules import load_rules
 
         rules = load_rules("blank-4")
-    names = [*rules.games, *(g.label() for g in rules.games.values())]
+    names = [*rules.games, *(g.label(lang) for g in rules.games.values() for lang in ("ru", "en"))]
     return [n for n in dict.fromkeys(names) if n.casefold().startswith(incomplete.casefold())]
 
 

@@ -73,7 +73,7 @@ def suggest_game(rules: Rules, typed: str) -> str | None:
     """The game label closest to a mistyped name («малчики» → «Мальчики»), or None."""
     import difflib
 
-    labels = {fold(g.label()): g.label() for g in rules.games.values()}
+    labels = {fold(g.label(lang)): g.label(lang) for g in rules.games.values() for lang in ("en", "ru")}
     labels.update({fold(gid): rules.games[gid].label() for gid in rules.games})
     close = difflib.get_close_matches(fold(typed).replace("-", ""), list(labels), n=1, cutoff=0.7)
     return labels[close[0]] if close else None

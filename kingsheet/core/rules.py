@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.i18n import _
+from kingsheet.core.i18n import _, language
 from kingsheet.core.problems import num as num_text
 from kingsheet.core.problems import one_line
 from kingsheet.core.tomltext import TomlProblem, parse
@@ -141,13 +141,14 @@ class Game:
         """The row total when the template alone fixes it (a chosen suit and a bid do not)."""
         return None if self.choose_suit else self.total
 
-    def heading(self, lang: str = "ru") -> str:
+    def heading(self, lang: str | None = None) -> str:
         """The label with its total, as a prompt shows it: «Взятки (−16)»."""
         total = self.known_total
         return self.label(lang) if total is None else f"{self.label(lang)} ({num_text(total)})"
 
-    def label(self, lang: str = "ru") -> str:
-        return self.labels.get(lang) or self.labels["ru"]
+    def label(self, lang: str | None = None) -> str:
+        """The game's name in ``lang`` (by default the language of the messages)."""
+        return self.labels.get(lang or language()) or self.labels["ru"]
 
     def points(self, taken: Mapping[str, int]) -> int:
         """Points of one player who took ``taken`` (category -> count) in this game."""

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kingsheet.core.game import GameFile
-from kingsheet.core.i18n import _, ngettext
+from kingsheet.core.i18n import _, language, ngettext
 from kingsheet.core.problems import Problem, num
 from kingsheet.core.report import Row
 from kingsheet.core.rules import Kind, Order, Rules, Turn, base
@@ -98,12 +98,12 @@ def align(slots: Sequence[str], played: Sequence[str | None], match_cost: Callab
     return list(reversed(steps))
 
 
-def label(rules: Rules, gid: str | None, lang: str = "ru") -> str:
+def label(rules: Rules, gid: str | None, lang: str | None = None) -> str:
     """A game's name on the sheet (its template label), for messages; "?" when there is none."""
     if gid is None:
         return "?"
     game = rules.games.get(gid)
-    return game.label(lang) if game else GAME_LABELS.get(base(gid), {}).get(lang, gid)
+    return game.label(lang) if game else GAME_LABELS.get(base(gid), {}).get(lang or language(), gid)
 
 
 class _Problems:
