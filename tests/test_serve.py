@@ -291,3 +291,74 @@ def test_the_qr_code_is_a_square_with_its_three_finders():
     assert len({len(line) for line in lines}) == 1
     width = len(lines[0])
     assert width >= 25 + 4 and abs(len(lines) * 2 - width) <= 2
+
+
+def test_a_broken_game_file_is_one_sentence_on_the_page(tmp_path):
+    path = tmp_path / "g.toml"
+    path.write_text("format = 1\nrules = [", encoding="utf-8")
+    c = TestClient(make_app(path, TOKEN, "en"))
+    c.get(f"/?t={TOKEN}")
+    state = c.get("/api/state").json()
+    assert state["ok"] is False and "not valid TOML" in state["error"] and state["words"]["save"]
+    res = c.get("/download/pdf")
+    assert res.status_code == 400 and "not valid TOML" in res.json()["error"]
+
+
+def test_assets_are_a_fixed_list(client):
+    assert client.get("/static/app.js").headers["content-type"].startswith("text/javascript")
+    assert client.get("/static/app.css").status_code == 200
+    assert client.get("/static/index.html").status_code == 404
+    assert client.get("/favicon.ico").status_code == 204
+    rules = client.get("/api/rules").json()
+    assert {"id": "blank-4", "name": "King for four (the blank)", "players": 4} in rules
+
+
+@pytest.mark.parametrize("tid, game, extras", [
+    ("blank-4", "trumps", ["declarer", "buyer", "price", "contract"]),
+    ("trump-bidding", "trumps", ["declarer", "bid", "contract"]),
+    ("ordered", "tricks", ["orderer"]),
+    ("domino", "penalty", []),
+])
+def test_the_form_asks_for_what_the_rules_need(tmp_path, tid, game, extras):
+    from kingsheet.core.rules import load_rules
+
+    path = tmp_path / "g.toml"
+    n = load_rules(tid).players
+    names = ", ".join(f'"P{i}"' for i in range(n))
+    path.write_text(game_text(rules=tid, players=names), encoding="utf-8")
+    c = TestClient(make_app(path, TOKEN, "en"))
+    c.get(f"/?t={TOKEN}")
+    state = c.get("/api/state").json()
+    info = next(g for g in state["games"] if g["id"] == game)
+    assert info["extras"] == extras
+    assert len(state["totals"]) == (1 if tid == "domino" else 3)
+
+
+def test_malformed_counts_and_players_are_refused(client):
+    assert post(client, "deal", seen=0, game="eralash", taken="Аня: tricks=2")[0] == 400
+    assert post(client, "deal", seen=0, game="eralash", taken=[{"tricks": 2}])[0] == 400
+    assert post(client, "new", rules="blank-4", players="А,Б,В,Г")[0] == 400
+
+
+def test_an_edit_keeps_what_the_form_does_not_show(client, game):
+    for k, (g, pts) in enumerate([("tricks", [4, 6, 6, 0]), ("hearts", [4, 4, 0, 8]), ("boys", [0, 4, 0, 12]),
+                                  ("girls", [4, 4, 4, 4]), ("king", [0, 16, 0, 0]), ("last", [8, 0, 8, 0]),
+                                  ("eralash", [24, 24, 24, 24]), ("eralash+", [24, 24, 24, 24])]):
+        assert post(client, "deal", seen=k, game=g, points=pts)[0] == 200
+    status, data = post(client, "deal", seen=8, game="trumps", points=[9, 6, 6, 3], declarer="Боря",
+                        contract="пики", note="по телефону")
+    assert status == 200, data
+    assert post(client, "edit", seen=9, number=9, game="trumps", points=[6, 9, 6, 3])[0] == 200
+    deal9 = load_game(game).deals[8]
+    assert deal9.points == (6, 9, 6, 3) and deal9.declarer == "Боря" and deal9.contract == "пики"
+    assert deal9.note == "по телефону"
+
+
+def test_too_many_followers_are_turned_away(game):
+    from kingsheet.serve.app import MAX_LISTENERS
+
+    guard = make_app(game, TOKEN, "en")
+    guard.table.listeners = MAX_LISTENERS
+    c = TestClient(guard)
+    res = c.get(f"/api/events?t={TOKEN}")
+    assert res.status_code == 503 and "too many phones" in res.json()["error"]
