@@ -118,3 +118,25 @@ def test_pages_of_two_blanks_are_not_one_game(tmp_path):
         read_sheet([a, b])
     with pytest.raises(Unreadable, match="same page"):
         read_sheet([a, a])
+
+
+def test_rows_to_confirm_are_asked_about_at_a_terminal(tmp_path):
+    """Enter keeps the first reading, a number picks another, a typed row is checked by the rules
+    (a wrong one is asked again), "-" leaves the row marked in the file."""
+    from kingsheet.core.rules import load_rules
+    from kingsheet.scan.choose import RowChoice
+    from kingsheet.scan.game import confirm, game_text
+    from kingsheet.scan.page import Code
+    from kingsheet.scan.reader import RowRead, SheetRead
+
+    unsure = RowChoice((-4, -6, -6, 0), 0.6, False, ((-6, -4, -6, 0),), True, 3)
+    rows = tuple(RowRead(n, g, unsure, (-4, -6, -6, 0)) for n, g in ((1, "tricks"), (2, "hearts"), (3, "boys"),
+                                                                      (4, "girls")))
+    sheet = SheetRead(load_rules("blank-4"), Code("blank-4", {"boys": "jacks"}, 4, False, "ru", "x", 1), rows)
+    answers = iter(["", "2", "-4 -4 -4 -2", "0 -4 0 -12", "-"])
+    said: list[str] = []
+    got = confirm(sheet, lambda prompt: next(answers), said.append)
+    assert got == {1: (-4, -6, -6, 0), 2: (-6, -4, -6, 0), 3: (0, -4, 0, -12)}
+    assert any("row sums to −14" in s for s in said)
+    text = game_text(sheet, ["А", "Б", "В", "Г"], got)
+    assert text.count("scan: confirm") == 1  # only row 4 is left marked

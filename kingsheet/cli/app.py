@@ -621,7 +621,7 @@ def scan_cmd(
     from kingsheet.files.creation import seating
     from kingsheet.files.gamefile import read_game
     from kingsheet.files.storage import write_new
-    from kingsheet.scan.game import game_text, summary
+    from kingsheet.scan.game import confirm, game_text, summary
     from kingsheet.scan.reader import read_sheet
 
     try:
@@ -632,14 +632,15 @@ def scan_cmd(
                 id=sheet.rules.id, players=sheet.rules.players, names=len(names)))
         if len({n.casefold() for n in names}) != len(names):
             fail(_("a player is named twice (names that differ only in case are the same name)"))
-        text = game_text(sheet, names)
+        for line in summary(sheet):
+            typer.echo(line)
+        confirmed = confirm(sheet, input, typer.echo) if sys.stdin.isatty() else {}
+        text = game_text(sheet, names, confirmed)
         read_game(text, output, output.resolve().parent)
         write_new(output, text.encode("utf-8"), force)
     except Unusable as exc:
         fail_on(exc)
-    for line in summary(sheet):
-        typer.echo(line)
-    unsure = [r.number for r in sheet.rows if not r.choice.sure]
+    unsure = [r.number for r in sheet.rows if not r.choice.sure and r.number not in confirmed]
     typer.echo(_("wrote {output}: {n} rows of {id}").format(output=output, n=len(sheet.rows), id=sheet.rules.id))
     if unsure:
         typer.echo(ngettext("confirm row {rows} (marked in the file), then: kingsheet check {output}",
