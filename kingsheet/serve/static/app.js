@@ -27,14 +27,23 @@ async function api(path, body) {
   const opts = body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
   opts.credentials = "same-origin";
-  const res = await fetch(url(path), opts);
+  let res;
+  try {
+    res = await fetch(url(path), opts);
+  } catch (e) {  // no network (a phone asleep, out of the Wi-Fi): said, and tried again by the stream
+    $("offline").hidden = false;
+    $("offline").textContent = W("offline");
+    return {status: 0, data: {ok: false, error: W("offline")}};
+  }
+  $("offline").hidden = true;
   let data = null;
   try { data = await res.json(); } catch (e) { data = {ok: false, error: res.statusText}; }
   return {status: res.status, data};
 }
 
 async function load() {
-  const {data} = await api("/api/state");
+  const {status, data} = await api("/api/state");
+  if (status === 0) return;  // offline: the sheet as last seen stays
   const before = S;
   S = data;
   document.documentElement.lang = S.lang || lang;
@@ -308,6 +317,7 @@ async function loadMoney() {
 
 async function loadRules() {
   const {data} = await api("/api/rules");
+  if (!Array.isArray(data)) return;  // offline: the form stays as it was
   const select = $("rules");
   select.replaceChildren(...data.map((r) => { const o = el("option", r.name + " (" + r.id + ")"); o.value = r.id; o.dataset.players = r.players; return o; }));
   select.value = S && S.rules ? S.rules : data[0].id;
