@@ -65,6 +65,8 @@ def segment(cell: np.ndarray) -> list[np.ndarray]:
             continue  # a speck, or a minus sign (flat)
         if (bw > w * 0.9 or bh > h * 0.92) and area < bw * bh * 0.3:
             continue  # the remains of a grid line
+        if bw <= max(3, w * 0.04) and (x == 0 or x + bw >= w) and bh > h * 0.6:
+            continue  # a cell's own side, straight and thin at its edge
         boxes.append([x, y, x + bw, y + bh])
     boxes.sort()
     merged: list[list[int]] = []
