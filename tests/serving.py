@@ -13,6 +13,16 @@ from pathlib import Path
 TOKEN = "tok-" + "x" * 20
 
 
+def friday(folder: Path) -> Path:
+    """An empty blank-4 game with the table's stake (0.50 RUB, pair by pair), as the phones get it."""
+    from conftest import game_text
+
+    path = folder / "friday.toml"
+    path.write_text(game_text(extra='\n[money]\nstake = "0.50"\ncurrency = "RUB"\nmethod = "pairwise"\n'),
+                    encoding="utf-8")
+    return path
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

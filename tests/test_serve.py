@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
+from serving import friday
 from starlette.testclient import TestClient
 
 from conftest import deal, game_text
@@ -24,11 +25,8 @@ HOSTILE = ['<img src=x onerror=alert(1)>', "Боря</td><script>alert(2)</scrip
 
 
 @pytest.fixture
-def game(tmp_path: Path) -> Path:
-    path = tmp_path / "friday.toml"
-    path.write_text(game_text(extra='\n[money]\nstake = "0.50"\ncurrency = "RUB"\nmethod = "pairwise"\n'),
-                    encoding="utf-8")
-    return path
+def game(tmp_path):
+    return friday(tmp_path)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 
-from serving import TOKEN, running
+from serving import TOKEN, friday, running
 
 from conftest import game_text
 from kingsheet.files.gamefile import load_game
@@ -76,10 +76,7 @@ def wait_for(check, seconds: float = 10.0) -> float:
 
 @pytest.fixture
 def game(tmp_path):
-    path = tmp_path / "friday.toml"
-    path.write_text(game_text(extra='\n[money]\nstake = "0.50"\ncurrency = "RUB"\nmethod = "pairwise"\n'),
-                    encoding="utf-8")
-    return path
+    return friday(tmp_path)
 
 
 def test_two_phones_play_an_evening(browser, game, shots):

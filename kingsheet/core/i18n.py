@@ -117,8 +117,3 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Marks a string for the catalog where it is defined; it is translated where it is shown."""
     return message
-
-
-def in_language(lang: str, message: str) -> str:
-    """``message`` in ``lang`` whatever the active language (for a sheet printed in another one)."""
-    return catalog(lang).gettext(message)

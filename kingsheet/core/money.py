@@ -332,7 +332,7 @@ def local_number(text: str) -> str:
 
 def local_decimal(value: Decimal) -> str:
     """A stake or a step as written ("0.50" → «0,50» in Russian), never an exponent."""
-    return local_number(money_str(value) if value == value.to_integral_value() else format(value, "f"))
+    return local_number(money_str(value))
 
 
 class Disagreement(InputError):

@@ -296,22 +296,20 @@ def words(lang: str) -> dict[str, str]:
 
     out = {
         "sheet": _("Sheet"), "money": _("Money"), "new": _("New game"), "deal": word("deal", lang),
-        "game": word("game", lang), "points": word("points", lang), "dealer": word("dealer", lang),
+        "game": word("game", lang), "points": word("points", lang),
         "save": _("Save the deal"), "save_edit": _("Save the correction"), "cancel": _("Cancel"),
         "undo": _("Undo the last deal"), "undo_confirm": _("Remove the last deal?"),
         "next": _("Deal {number}: {game}, {dealer} deals"), "next_free": _("Deal {number}, {dealer} deals"),
         "edit": _("Correct deal {number}: {game}"), "taken": _("What each took"), "by_points": _("Points"),
         "declarer": word("declarer", lang), "orderer": word("orderer", lang), "bid": _("Bid"),
         "buyer": _("Bought by"), "nobody": _("nobody"), "price": _("Price (tricks)"),
-        "contract": _("Contract"), "note": _("Note"), "saved": _("✓ deal {number} saved"),
-        "corrected": _("✓ deal {number} corrected"), "removed": _("deal {number} removed"),
-        "complete": _("The sheet is complete."), "offline": _("No connection; trying again…"),
+        "contract": _("Contract"), "note": _("Note"), "complete": _("The sheet is complete."), "offline": _("No connection; trying again…"),
         "elsewhere": _("Deal {number} was entered on another phone or terminal."),
-        "download": _("Download"), "pairwise": _("Pair by pair"), "pot": _("Through the pot"),
-        "stake": word("stake", lang), "transfers": word("transfers", lang), "balance": _("balance"),
+        "pairwise": _("Pair by pair"), "pot": _("Through the pot"),
+        "stake": word("stake", lang), "transfers": word("transfers", lang),
         "nobody_owes": _("nobody owes anything"), "not_final": _("Not final: the sheet is unfinished or has problems."),
         "rules": _("Rules"), "players_in_order": _("Players, clockwise from the first dealer"),
-        "start": _("Start the game"), "problems": word("problems", lang), "total": word("total", lang),
+        "start": _("Start the game"),
         "tap_to_edit": _("Tap a played row to correct it."), "language": _("Русский / English"),
     }
     for cat, names in COUNT_WORDS.items():
@@ -356,6 +354,7 @@ def money_state(table: Table, lang: str) -> dict[str, Any]:
     from kingsheet.core.money import fmt_money, local_decimal, settle, settlement_of
     from kingsheet.core.verify import verify
     from kingsheet.files.gamefile import load_game
+    from kingsheet.render.money import signed_money
 
     report = verify(load_game(table.path))
     base = settlement_of(report)
@@ -368,8 +367,7 @@ def money_state(table: Table, lang: str) -> dict[str, Any]:
         out[method] = {
             "stake": f"{local_decimal(s.stake)} {s.symbol}",
             "rows": [[p, num(int(s.totals[p])) if s.totals[p] == int(s.totals[p]) else local_decimal(s.totals[p]),
-                      ("+" if s.settled[p] > 0 else "") + fmt_money(s.settled[p], s).replace("-", "−")]
-                     for p in s.totals],
+                      signed_money(s.settled[p], s)] for p in s.totals],
             "transfers": [[t.payer, t.payee, fmt_money(t.amount, s)] for t in s.transfers],
             "notes": list(s.notes),
         }
