@@ -354,56 +354,96 @@ def bench_serve(quick: bool) -> None:
 
 
 def bench_scan(quick: bool) -> None:
-    """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games in
-    handwriting fonts held out from training (tools/scan/handwriting.py: HELD_OUT_FONTS), then
-    photographed as a phone would. Nothing here was used to build the reader."""
-    import random
-    import statistics
-
+    """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
+    hands held out from training, then photographed as a phone would. Nothing here was used to build
+    the reader. Three kinds of held-out hand, each reported alone and together:
+    Debian's handwriting fonts held out (tools/scan/handwriting.py: HELD_OUT_FONTS), Google Fonts
+    handwriting held out (tools/scan/sources.py: HELD_OUT_GOOGLE), and MNIST's test digits, written
+    by people other than those of the training digits (tools/scan/sources.py)."""
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
-    from handwriting import HELD_OUT_FONTS, available
-    from synth import filled_sheet, photograph
+    from handwriting import HELD_OUT_FONTS, DigitsHand, FontHand, available
+    from sources import HELD_OUT_GOOGLE, google_fonts, mnist
 
-    from kingsheet.scan.reader import read_sheet
-
-    fonts = available(HELD_OUT_FONTS)
-    if not fonts:
-        print("scan: the held-out fonts are not installed (apt-get install fonts-dkg-handwriting fonts-sjfonts "
-              "fonts-rufscript)")
+    groups = []
+    if fonts := available(HELD_OUT_FONTS):
+        groups.append(("Debian fonts", [FontHand(f) for f in fonts]))
+    if fonts := google_fonts(HELD_OUT_GOOGLE):
+        groups.append(("Google Fonts", [FontHand(f) for f in fonts]))
+    images, labels = mnist("t10k")
+    if len(images):
+        groups.append(("MNIST test writers", [DigitsHand("mnist-t10k", images, labels)]))
+    if len(groups) < 3:
+        print("scan: some held-out hands are missing (apt-get install fonts-dkg-handwriting fonts-sjfonts "
+              "fonts-rufscript; python tools/scan/sources.py)")
+    if not groups:
         return
-    templates = ["blank-4", "symmetric", "short", "king-14"]
-    sheets = 8 if quick else 40
-    cells = cells_right = rows = before = after = right_sheets = clean_sheets = unflagged = flagged = 0
-    times = []
-    with tempfile.TemporaryDirectory() as d:
+    sheets = 6 if quick else 40
+    total = _ScanTally("all")
+    for name, hands in groups:
+        tally = _ScanTally(f"{name} ({len(hands)} held-out hand{'s' if len(hands) > 1 else ''})")
         for k in range(sheets):
-            rng = random.Random(1000 + k)
-            pages, truth = filled_sheet(templates[k % len(templates)], fonts[k % len(fonts)], rng)
-            path = Path(d) / f"s{k}.jpg"
+            tally.photo(hands[k % len(hands)], k)
+        tally.report(sheets)
+        total.add(tally)
+    if len(groups) > 1:
+        total.report(sheets * len(groups))
+
+
+class _ScanTally:
+    TEMPLATES = ("blank-4", "symmetric", "short", "king-14")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.n = dict.fromkeys(("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged",
+                                "flagged"), 0)
+        self.times: list[float] = []
+
+    def photo(self, hand: object, k: int) -> None:
+        import random
+
+        from synth import filled_sheet, photograph
+
+        from kingsheet.scan.reader import read_sheet
+
+        rng = random.Random(1000 + k)
+        pages, truth = filled_sheet(self.TEMPLATES[k % len(self.TEMPLATES)], hand, rng)  # type: ignore[arg-type]
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "s.jpg"
             path.write_bytes(photograph(pages[0], rng))
             t0 = time.perf_counter()
             sheet = read_sheet([path])
-            times.append(time.perf_counter() - t0)
-            ok_sheet, wrong_unflagged, any_flag = True, False, False
-            for r, want in zip(sheet.rows, truth):
-                rows += 1
-                cells += len(want)
-                cells_right += sum(a == b for a, b in zip(r.first, want))
-                before += r.first == want
-                after += r.cells == want
-                ok_sheet &= r.cells == want
-                any_flag |= not r.choice.sure
-                flagged += not r.choice.sure
-                wrong_unflagged |= r.choice.sure and r.cells != want
-            ok_sheet &= len(sheet.rows) == len(truth)
-            right_sheets += ok_sheet
-            clean_sheets += ok_sheet and not any_flag
-            unflagged += wrong_unflagged
-    print(f"scan, {sheets} photos of {', '.join(templates)} in {len(fonts)} held-out hands: cells right (digits "
-          f"alone) {cells_right / cells:.1%}; rows right {before / rows:.1%} before the rules choose, "
-          f"{after / rows:.1%} after; rows to confirm {flagged / rows:.1%}; sheets right {right_sheets}/{sheets}, "
-          f"with nothing to confirm {clean_sheets}/{sheets}; sheets with a wrong row not flagged {unflagged}/{sheets}; "
-          f"{statistics.median(times):.2f} s a photo (median)")
+            self.times.append(time.perf_counter() - t0)
+        n = self.n
+        ok_sheet, wrong_unflagged, any_flag = len(sheet.rows) == len(truth), False, False
+        for r, want in zip(sheet.rows, truth):
+            right = (r.game, r.cells) == want
+            n["rows"] += 1
+            n["cells"] += len(want.points)
+            n["cells_right"] += sum(a == b for a, b in zip(r.first, want.points))
+            n["before"] += (r.first_game, r.first) == want
+            n["after"] += right
+            ok_sheet &= right
+            any_flag |= not r.choice.sure
+            n["flagged"] += not r.choice.sure
+            wrong_unflagged |= r.choice.sure and not right
+        n["right"] += ok_sheet
+        n["clean"] += ok_sheet and not any_flag
+        n["unflagged"] += wrong_unflagged
+
+    def add(self, other: _ScanTally) -> None:
+        for key, value in other.n.items():
+            self.n[key] += value
+        self.times += other.times
+
+    def report(self, sheets: int) -> None:
+        import statistics
+
+        n = self.n
+        print(f"scan, {self.name}: {sheets} photos of {', '.join(self.TEMPLATES)}: cells right (digits alone) "
+              f"{n['cells_right'] / n['cells']:.1%}; rows right {n['before'] / n['rows']:.1%} before the rules "
+              f"choose, {n['after'] / n['rows']:.1%} after; rows to confirm {n['flagged'] / n['rows']:.1%}; sheets "
+              f"right {n['right']}/{sheets}, with nothing to confirm {n['clean']}/{sheets}; sheets with a wrong row "
+              f"not flagged {n['unflagged']}/{sheets}; {statistics.median(self.times):.2f} s a photo (median)")
 
 
 SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "counted": bench_counted,

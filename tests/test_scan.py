@@ -42,9 +42,51 @@ def test_a_photo_of_a_filled_blank_reads_back(tmp_path):
     path, truth = photo(tmp_path)
     sheet = read_sheet([path])
     assert sheet.rules.id == "blank-4" and [r.number for r in sheet.rows] == list(range(1, 13))
-    right = [r.cells == t for r, t in zip(sheet.rows, truth)]
+    right = [(r.game, r.cells) == t for r, t in zip(sheet.rows, truth)]
     assert sum(right) >= 10
     assert all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))  # a wrong row is never passed as sure
+
+
+def photos(tmp_path: Path, rules_id: str, seed: int) -> tuple[list[Path], list]:
+    """Every page of a filled blank, each photographed."""
+    from synth import filled_sheet, photograph
+
+    rng = random.Random(seed)
+    pages, rows = filled_sheet(rules_id, FONT, rng)
+    paths = []
+    for k, page in enumerate(pages):
+        paths.append(tmp_path / f"{rules_id}-{seed}-{k}.jpg")
+        paths[-1].write_bytes(photograph(page, rng, quality=(80, 90)))
+    return paths, rows
+
+
+def test_the_long_ordered_blank_is_one_game_from_its_pages_in_any_order(tmp_path, runner):
+    """ordered-56: 56 deals over two pages (the third holds «Кто что заказал»); the game of each
+    row is its number from that grid, read and chosen with the row; the file checks."""
+    from kingsheet.cli.app import app
+    from kingsheet.scan.reader import read_sheet
+
+    paths, truth = photos(tmp_path, "ordered-56", seed=7)
+    assert len(paths) == 3
+    sheet = read_sheet(paths[::-1])
+    assert [r.number for r in sheet.rows] == list(range(1, 57))
+    right = [(r.game, r.cells) == t for r, t in zip(sheet.rows, truth)]
+    assert sum(right) >= 53 and all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))
+    out = tmp_path / "long.toml"
+    res = runner.invoke(app, ["scan", *map(str, paths[:2]), "-o", str(out), "--players", "Аня,Боря,Вася,Галя"])
+    assert res.exit_code in (0, 1) and "Traceback" not in res.output, res.output
+    if res.exit_code == 0:
+        assert runner.invoke(app, ["check", str(out)]).exit_code == 0
+
+
+def test_an_ordered_blank_numbers_its_games_and_reads_them(tmp_path):
+    from kingsheet.scan.reader import read_sheet
+
+    paths, truth = photos(tmp_path, "ordered", seed=8)
+    sheet = read_sheet(paths[:1])
+    right = [(r.game, r.cells) == t for r, t in zip(sheet.rows, truth)]
+    assert sum(right) >= 13 and all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))
+    assert {r.first_game for r in sheet.rows} <= set(sheet.rules.per_round)
 
 
 def test_a_sheet_half_played_stops_at_its_last_row(tmp_path):
@@ -124,19 +166,40 @@ def test_rows_to_confirm_are_asked_about_at_a_terminal(tmp_path):
     """Enter keeps the first reading, a number picks another, a typed row is checked by the rules
     (a wrong one is asked again), "-" leaves the row marked in the file."""
     from kingsheet.core.rules import load_rules
-    from kingsheet.scan.choose import RowChoice
+    from kingsheet.scan.choose import Option, RowChoice
     from kingsheet.scan.game import confirm, game_text
     from kingsheet.scan.page import Code
     from kingsheet.scan.reader import RowRead, SheetRead
 
-    unsure = RowChoice((-4, -6, -6, 0), 0.6, False, ((-6, -4, -6, 0),), True, 3)
-    rows = tuple(RowRead(n, g, unsure, (-4, -6, -6, 0)) for n, g in ((1, "tricks"), (2, "hearts"), (3, "boys"),
-                                                                      (4, "girls")))
+    def unsure(g: str) -> RowChoice:
+        return RowChoice((Option(g, (-4, -6, -6, 0), 0.6), Option(g, (-6, -4, -6, 0), 0.4)), False, True, 3)
+
+    rows = tuple(RowRead(n, g, unsure(g), (-4, -6, -6, 0)) for n, g in ((1, "tricks"), (2, "hearts"), (3, "boys"),
+                                                                         (4, "girls")))
     sheet = SheetRead(load_rules("blank-4"), Code("blank-4", {"boys": "jacks"}, 4, False, "ru", "x", 1), rows)
     answers = iter(["", "2", "-4 -4 -4 -2", "0 -4 0 -12", "-"])
     said: list[str] = []
     got = confirm(sheet, lambda prompt: next(answers), said.append)
-    assert got == {1: (-4, -6, -6, 0), 2: (-6, -4, -6, 0), 3: (0, -4, 0, -12)}
+    assert got == {1: ("tricks", (-4, -6, -6, 0)), 2: ("hearts", (-6, -4, -6, 0)), 3: ("boys", (0, -4, 0, -12))}
     assert any("row sums to −14" in s for s in said)
     text = game_text(sheet, ["А", "Б", "В", "Г"], got)
     assert text.count("scan: confirm") == 1  # only row 4 is left marked
+
+
+def test_on_an_ordered_blank_a_row_to_confirm_shows_the_games_and_may_be_typed_with_its_game():
+    from kingsheet.core.rules import load_rules
+    from kingsheet.scan.choose import Option, RowChoice
+    from kingsheet.scan.game import confirm, game_text
+    from kingsheet.scan.page import Code
+    from kingsheet.scan.reader import RowRead, SheetRead
+
+    row = (-4, -6, -6, 0)
+    unsure = RowChoice((Option("tricks", row, 0.6), Option("hearts", row, 0.4)), False, False, 2)
+    rows = (RowRead(1, "tricks", unsure, row), RowRead(2, "tricks", unsure, row))
+    sheet = SheetRead(load_rules("ordered"), Code("ordered", {"boys": "jacks"}, 4, False, "ru", "x", 1), rows)
+    answers = iter(["2", "девочки -4 -4 -4 -4"])
+    said: list[str] = []
+    got = confirm(sheet, lambda prompt: next(answers), said.append)
+    assert got == {1: ("hearts", row), 2: ("girls", (-4, -4, -4, -4))}
+    assert any(s.strip() == "2) Hearts: −4 −6 −6 0" for s in said)
+    assert "game = \"girls\"" in game_text(sheet, ["А", "Б", "В", "Г"], got).replace("'", '"')

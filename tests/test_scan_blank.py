@@ -58,3 +58,22 @@ def test_the_code_ties_pages_of_one_blank_and_tells_blanks_apart():
 def test_two_blanks_a_page_are_for_pencil_only(tmp_path):
     imgs = pages(blank_pdf(load_rules("blank-4"), per_page=2), tmp_path)
     assert all(zxingcpp.read_barcodes(img) == [] for img in imgs)
+
+
+@pytest.mark.parametrize("lang, hint", [("ru", "достаточно написать номер игры"), ("en", "the game's number")])
+def test_an_ordered_blank_numbers_its_games_so_the_game_column_can_hold_a_number(lang, hint):
+    """«Кто что заказал» numbers the games from 1, in the order the reader maps numbers back
+    (render.pdf.ordered_games), and says that the number is enough."""
+    from test_pdf import squash, text_of
+
+    from kingsheet.render.pdf import blank_layout, ordered_games
+
+    rules = load_rules("ordered-56")
+    text = squash(text_of(blank_pdf(rules, lang=lang)))
+    for k, gid in enumerate(ordered_games(rules), 1):
+        assert squash(f"{k}. {rules.games[gid].label(lang)}") in text
+    assert squash(hint) in text
+    layout = blank_layout(rules, False, lang)
+    assert sorted(layout) == list(range(1, 57)) and {b.page for b in layout.values()} == {1, 2}
+    for boxes in layout.values():  # «Игра» is left of the players' cells, on the row's line
+        assert boxes.game[2] <= boxes.cells[0][0] and boxes.game[1::2] == boxes.cells[0][1::2]

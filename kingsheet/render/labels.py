@@ -10,7 +10,7 @@ LABELS = {
     "points": {"ru": "Очки", "en": "Points"},
     "dealer": {"ru": "Сдаёт", "en": "Deals"},
     "declarer": {"ru": "Объявляет", "en": "Declares"},
-    "orderer": {"ru": "Заказал", "en": "Ordered by"},
+    "orderer": {"ru": "Заказывает", "en": "Ordered by"},
     "leader": {"ru": "Лидер", "en": "Leader"},
     "deal": {"ru": "№", "en": "#"},
     "player": {"ru": "Игрок", "en": "Player"},
@@ -21,6 +21,10 @@ LABELS = {
     "units": {"ru": "Стоимость", "en": "Units"},
     "check": {"ru": "Проверка", "en": "Check"},
     "ordered_grid": {"ru": "Кто что заказал", "en": "Who ordered what"},
+    "game_number": {"ru": "В столбце «Игра» достаточно написать номер игры из этой таблицы — его прочтёт "
+                          "kingsheet scan.",
+                    "en": "In the Game column, the game's number from this table is enough; kingsheet scan reads "
+                          "it."},
     "pays": {"ru": "платит", "en": "pays"},
     "running": {"ru": "Счёт по ходу игры", "en": "Running totals"},
     "pairs": {"ru": "Каждый с каждым", "en": "Pair by pair"},

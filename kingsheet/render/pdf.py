@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from xml.sax.saxutils import escape
 
 from reportlab.graphics.charts.legends import Legend
@@ -161,24 +161,37 @@ class _Measured(Table):
         super().drawOn(canvas, x, y, _sW)
 
 
-def blank_layout(rules: Rules, named: bool, lang: str = "ru") -> dict[int, tuple[int, list[tuple[float, ...]]]]:
-    """Where each deal's player cells are on the printed blank: deal number → (page, a box per
-    player as (left, top, right, bottom) in mm from the page's top left corner)."""
+Box = tuple[float, float, float, float]  # (left, top, right, bottom) in mm from the page's top left corner
+
+
+class DealBoxes(NamedTuple):
+    """Where one deal is written on the printed blank."""
+
+    page: int
+    cells: list[Box]  # a box per player
+    game: Box  # «Игра»: handwritten on an ordered blank
+
+
+def blank_layout(rules: Rules, named: bool, lang: str = "ru") -> dict[int, DealBoxes]:
+    """Where each deal is on the printed blank: deal number → its page and boxes."""
     log: list[tuple[int, float, float, list[float], list[float], list[str]]] = []
     measured = type("Measured", (_Measured,), {"log": log})
     names = [f"P{i}" for i in range(1, rules.players + 1)] if named else None
     blank_pdf(rules, names, lang, table_class=measured)
     height = (landscape(A4) if rules.players > 4 else A4)[1]
     step = 2 if rules.limit is not None else 1
-    out: dict[int, tuple[int, list[tuple[float, ...]]]] = {}
+    out: dict[int, DealBoxes] = {}
     for page, x, y, cols, rows, first in log:
         for i, label in enumerate(first):
             if not label.isdigit() or i + 1 >= len(rows):
                 continue
-            top, bottom = height - (y + rows[i]), height - (y + rows[i + 1])
-            boxes: list[tuple[float, ...]] = [((x + cols[3 + step * j]) / mm, top / mm, (x + cols[4 + step * j]) / mm, bottom / mm)
-                     for j in range(rules.players)]
-            out[int(label)] = (page, boxes)
+            top, bottom = (height - (y + rows[i])) / mm, (height - (y + rows[i + 1])) / mm
+
+            def box(left: int, right: int) -> Box:
+                return ((x + cols[left]) / mm, top, (x + cols[right]) / mm, bottom)  # noqa: B023
+
+            out[int(label)] = DealBoxes(page, [box(3 + step * j, 4 + step * j) for j in range(rules.players)],
+                                        box(1, 2))
     return out
 
 
@@ -206,7 +219,7 @@ def _scan_marks(code: str, canvas: object, doc: BaseDocTemplate) -> None:
 
 
 def _col_widths(total: float, players: int, filled: bool, who: bool) -> list[float]:
-    """№, Игра, Очки, players…, Сдаёт, [Объявляет or Заказал], mark: the players share the rest."""
+    """№, Игра, Очки, players…, Сдаёт, [Объявляет or Заказывает], mark: the players share the rest."""
     many = players > 6  # running totals beside each player: narrower words, wider numbers
     fixed = [0.04, 0.12 if many else 0.16, 0.06 if many else 0.075]
     tail = [0.08 if many else 0.09, *([0.09 if many else 0.105] if who else []),
@@ -216,7 +229,7 @@ def _col_widths(total: float, players: int, filled: bool, who: bool) -> list[flo
 
 
 def _who_column(rules: Rules) -> bool:
-    """«Объявляет» only with trump deals (or an auction's winner), «Заказал» only in ordered games."""
+    """«Объявляет» only with trump deals (or an auction's winner), «Заказывает» only in ordered games."""
     if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
         return True
     penalty = rules.games.get("penalty")
@@ -226,9 +239,10 @@ def _who_column(rules: Rules) -> bool:
 
 def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], report: Report | None, lang: str,
                  width: float, scale: float, row_h: float | None = None, names_row: bool = False,
-                 table_class: type[Table] = Table) -> Table:
+                 table_class: type[Table] = Table, page_after: int | None = None) -> Table:
     """The table of the blank: a row a deal, then ИТОГО. ``row_h`` sets the height of a row to write
-    in (a blank); ``names_row`` adds the row under «Игрок 1…» where the names are written."""
+    in (a blank); ``names_row`` adds the row under «Игрок 1…» where the names are written;
+    ``page_after``: the rows after that many go to the next page together."""
     n = len(names)
     size = 8.5 * scale
     small = 6.5 * scale
@@ -317,6 +331,8 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
             if report.complete and have != want:
                 style.append(("TEXTCOLOR", (first_tail, first_total + k), (-1, first_total + k), RED))
     heights = None
+    if page_after is not None:
+        style.append(("NOSPLIT", (0, page_after + (2 if names_row else 1)), (-1, -1)))
     if row_h is not None:  # room to write by hand
         heights = [None, *([row_h * 1.1] if names_row else []), *[row_h] * len(rows), *[row_h] * len(lines)]
     table = table_class(data, colWidths=_col_widths(width, cols, report is not None, who), rowHeights=heights,
@@ -383,13 +399,18 @@ def _stake_box(width: float, lang: str, scale: float, stake: str | None) -> Tabl
     return box
 
 
+def ordered_games(rules: Rules) -> list[str]:
+    """The games of an ordered blank as its grid numbers them (from 1)."""
+    return list(dict.fromkeys(rules.per_round))
+
+
 def _ordered_grid(rules: Rules, names: Sequence[str], lang: str, width: float, scale: float) -> Table:
     games = list(rules.per_round)
     head: list[object] = [word("ordered_grid", lang), *names]
     data: list[list[object]] = [head]
-    for gid in dict.fromkeys(games):
+    for number, gid in enumerate(ordered_games(rules), 1):  # numbered: the number is enough in «Игра»
         count = games.count(gid)
-        label = rules.games[gid].label(lang) + (f" ×{count}" if count > 1 else "")
+        label = f"{number}. " + rules.games[gid].label(lang) + (f" ×{count}" if count > 1 else "")
         cells = ["□ " * count] * len(names) if rules.order is Order.ORDERED_PLAYER else ["□ " * count] + [""] * (len(names) - 1)
         data.append([label, *cells])
     grid = Table(data, colWidths=[width * 0.3, *[width * 0.7 / len(names)] * len(names)], hAlign="LEFT",
@@ -419,16 +440,20 @@ def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "r
         head = _header(rules, lang, None, None, doc.scale)
         legend = _legend(rules, lang, doc.scale)
         ordered = rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
-        grid = [_ordered_grid(rules, names, lang, doc.frame_w, doc.scale)] if ordered else []
+        grid = [_ordered_grid(rules, names, lang, doc.frame_w, doc.scale),
+                para(word("game_number", lang), SMALL * doc.scale, color=GREY)] if ordered else []
         box = _stake_box(doc.frame_w, lang, doc.scale, stake)
         used = sum(f.wrap(doc.frame_w, frame_h)[1] for f in [*head, *legend, *grid, box]) + 10 * mm
         lines = 1 if rules.limit is not None else 3
         count = len(rows) + lines + (1.1 if not players else 0) + 1.3  # + the column heads
         low = (MIN_ROW_MM if per_page == 1 else 6.2) * mm
         row_h = min(max((frame_h - used) / count, low), MAX_ROW_MM * mm * doc.scale)
+        page_after = None
+        if per_page == 1 and (frame_h - used) / count < low:
+            row_h, page_after = _long_rows(rules, rows, names, lang, doc, head, not players)
         story += head
         story.append(_sheet_table(rules, rows, names, None, lang, doc.frame_w, doc.scale, row_h, not players,
-                                  table_class))
+                                  table_class, page_after))
         story += legend
         story.append(Spacer(1, 2 * mm))
         if grid:
@@ -442,6 +467,40 @@ def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "r
     # margins (two a page are for pencil only)
     code = scan_code(rules, rules.players, tuple(players) if players else None, lang) if per_page == 1 else None
     return doc.build(story, f"Кинг: {rules.id}", scan=code)
+
+
+LONG_MIN_ROW_MM = 8.0  # a long blank may go this low to need one page fewer
+
+
+def _long_rows(rules: Rules, rows: list[SheetRow], names: Sequence[str], lang: str, doc: _Doc, head: list[Any],
+               names_row: bool) -> tuple[float, int | None]:
+    """The row height of a blank too long for one page, and after which row its first page ends.
+    Rows of MIN_ROW_MM, unless rows of at least LONG_MIN_ROW_MM need a page fewer: then the rows
+    share those two pages evenly (ordered-56: the 28 deals of each stage on a page of their own,
+    not one deal alone on a third page)."""
+    frame_h = doc.pagesize[1] - 2 * doc.margin
+    low = MIN_ROW_MM * mm
+    lines = 1 if rules.limit is not None else 3
+    probe = _sheet_table(rules, [], names, None, lang, doc.frame_w, doc.scale, low, names_row)
+    head_row = probe.wrap(doc.frame_w, frame_h)[1] - ((1.1 if names_row else 0) + lines) * low
+    room = frame_h - sum(f.wrap(doc.frame_w, frame_h)[1] for f in head) - head_row - 4 * mm
+    names_h = 1.1 if names_row else 0
+
+    later_room = frame_h - head_row - 4 * mm  # the column heads and the names' row repeat
+
+    def pages(h: float) -> int:
+        first, later = max(1, int(room / h - names_h)), max(1, int(later_room / h - names_h))
+        return 1 + -(-max(0, len(rows) - first) // later)
+
+    count = pages(LONG_MIN_ROW_MM * mm)
+    if count >= pages(low) or count > 2:
+        return low, None
+    share = -(-len(rows) // count)
+    last = len(rows) - share * (count - 1) + lines  # the ИТОГО lines with the last rows, if they fit
+    h = min(room / (share + names_h), MAX_ROW_MM * mm * doc.scale)
+    if later_room / (last + names_h) >= LONG_MIN_ROW_MM * mm:
+        h = min(h, later_room / (last + names_h))
+    return float(h) * 0.995, share
 
 
 def _chart(report: Report, lang: str, width: float) -> Drawing:

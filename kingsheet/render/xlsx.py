@@ -63,7 +63,7 @@ def text_cell(ws: Worksheet, row: int, col: int, value: str, **style: Any) -> Ce
 
 
 class _Columns:
-    """Where everything is: A №, B Игра, C Очки, players, Сдаёт, Объявляет/Заказал, [Заявка], Σ, ✓."""
+    """Where everything is: A №, B Игра, C Очки, players, Сдаёт, Объявляет/Заказывает, [Заявка], Σ, ✓."""
 
     def __init__(self, rules: Rules) -> None:
         n = rules.players

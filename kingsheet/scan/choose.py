@@ -12,7 +12,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from kingsheet.core.rules import Rules
 from kingsheet.core.scoring import cell_sign
@@ -37,13 +37,37 @@ class Reading:
 
 
 @dataclass(frozen=True)
+class Option:
+    """A reading of a row that the verifier accepts."""
+
+    game: str
+    cells: tuple[int, ...]  # signed
+    share: float  # of the probability of all the accepted readings found
+
+
+@dataclass(frozen=True)
 class RowChoice:
-    cells: tuple[int, ...] | None  # the signed cells chosen; None when no reading is accepted
-    confidence: float  # the share of the accepted readings' probability that this one has
+    options: tuple[Option, ...]  # the accepted readings, likeliest first; () when none is accepted
     sure: bool
-    alternatives: tuple[tuple[int, ...], ...]  # the other accepted readings, likeliest first
     changed: bool  # the rules chose something other than the reader's own first reading
     tried: int
+
+    @property
+    def cells(self) -> tuple[int, ...] | None:
+        """The signed cells chosen; None when no reading is accepted."""
+        return self.options[0].cells if self.options else None
+
+    @property
+    def game(self) -> str | None:
+        return self.options[0].game if self.options else None
+
+    @property
+    def confidence(self) -> float:
+        return self.options[0].share if self.options else 0.0
+
+    @property
+    def alternatives(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(o.cells for o in self.options[1:])
 
 
 def signed(rules: Rules, game_id: str, value: int | None) -> int | None:
@@ -76,34 +100,116 @@ def _ranked(candidates: Sequence[Sequence[Reading]]) -> Iterator[tuple[float, tu
                     heapq.heappush(heap, (-score, nxt))
 
 
-def choose_row(rules: Rules, game_id: str, candidates: Sequence[Sequence[Reading]], players: tuple[str, ...],
-               number: int = 1, budget: int = BUDGET, wanted: int = 4) -> RowChoice:
-    """The likeliest reading of a row that the verifier accepts, how sure it is, and the others."""
-    lists = [sorted(c, key=lambda r: -r.score) for c in candidates]
-    accepted: list[tuple[float, tuple[int, ...]]] = []
-    first: tuple[int, ...] | None = None
-    first_score = 0.0
-    tried = 0
+#: Readings this much less likely (a log-probability) than the best accepted one found so far
+#: cannot change a verdict: the search stops there.
+NEGLIGIBLE = 12.0
+
+
+@dataclass
+class _Search:
+    accepted: list[tuple[float, str, tuple[int, ...]]]
+    first: tuple[float, str, tuple[int, ...]] | None = None  # the reader's own first reading
+    tried: int = 0
+
+    def best(self) -> float:
+        return max((s for s, _g, _c in self.accepted), default=-math.inf)
+
+
+def _search(rules: Rules, game_id: str, bonus: float, lists: list[list[Reading]], players: tuple[str, ...],
+            number: int, budget: int, wanted: int, found: _Search) -> None:
+    """Readings of the row as ``game_id`` (its score raised by ``bonus``), best first, into ``found``."""
+    accepted = 0
     checked: set[tuple[int, ...]] = set()
-    for score, idx in _ranked(lists):
+    for tried, (score, idx) in enumerate(_ranked(lists)):
+        score += bonus
         cells = tuple(signed(rules, game_id, lists[k][i].value) or 0 for k, i in enumerate(idx))
-        if first is None:
-            first, first_score = cells, score
+        if found.first is None or (tried == 0 and score > found.first[0]):
+            found.first = (score, game_id, cells)
+        if score < found.best() - NEGLIGIBLE or tried >= budget:
+            break
         if cells in checked:  # two readings of one cell may give one number (an empty cell, 0)
             continue
         checked.add(cells)
-        tried += 1
+        found.tried += 1
         if not row_problems(rules, game_id, cells, players, number=number):
-            accepted.append((score, cells))
-            if len(accepted) >= wanted:
+            found.accepted.append((score, game_id, cells))
+            accepted += 1
+            if accepted >= wanted:
                 break
-        if tried >= budget:
-            break
-    if not accepted:
-        return RowChoice(None, 0.0, False, (), False, tried)
-    top = accepted[0][0]
-    weights = [math.exp(s - top) for s, _cells in accepted]
-    confidence = weights[0] / sum(weights)
-    best = accepted[0][1]
-    sure = confidence >= SURE and first_score - top <= STRETCH
-    return RowChoice(best, confidence, sure, tuple(c for _s, c in accepted[1:]), best != first, tried)
+
+
+def _verdict(found: _Search, wanted: int) -> RowChoice:
+    if not found.accepted:
+        return RowChoice((), False, False, found.tried)
+    ranked = sorted(found.accepted, key=lambda a: -a[0])[:wanted]
+    top = ranked[0][0]
+    weights = [math.exp(s - top) for s, _g, _c in ranked]
+    total = sum(weights)
+    options = tuple(Option(g, c, w / total) for w, (_s, g, c) in zip(weights, ranked))
+    assert found.first is not None
+    sure = options[0].share >= SURE and found.first[0] - top <= STRETCH
+    return RowChoice(options, sure, (options[0].game, options[0].cells) != found.first[1:], found.tried)
+
+
+def choose_row(rules: Rules, game_id: str, candidates: Sequence[Sequence[Reading]], players: tuple[str, ...],
+               number: int = 1, budget: int = BUDGET, wanted: int = 4) -> RowChoice:
+    """The likeliest reading of a row that the verifier accepts, how sure it is, and the others."""
+    return choose_game_row(rules, [Reading(0, 0.0)], [game_id], candidates, players, number, budget, wanted)
+
+
+def choose_game_row(rules: Rules, game_cell: Sequence[Reading], games: Sequence[str],
+                    candidates: Sequence[Sequence[Reading]], players: tuple[str, ...], number: int = 1,
+                    budget: int = BUDGET, wanted: int = 4) -> RowChoice:
+    """On an ordered blank the game is handwritten too, as its number in ``games`` (from 1; one
+    game: the cell is not read). The game and the cells are chosen together: each game as likely
+    as its number's reading (a game whose number is not among them, far less), each row of it as
+    the cells' readings make it."""
+    lists = [sorted(c, key=lambda r: -r.score) for c in candidates]
+    if any(not c for c in lists):
+        return RowChoice((), False, False, 0)
+    if len(games) == 1:
+        scored = [(0.0, games[0])]
+    else:
+        by_number = {r.value: r.score for r in game_cell if r.value is not None}
+        floor = (min(by_number.values()) - math.log(50)) if by_number else 0.0
+        scored = sorted(((by_number.get(k, floor), gid) for k, gid in enumerate(games, 1)), reverse=True)
+    found = _Search([])
+    for bonus, gid in scored:
+        _search(rules, gid, bonus, lists, players, number, budget, wanted, found)
+    return _verdict(found, wanted)
+
+
+def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
+    """An ordered blank as a whole: each game is played a set number of times at the table (or
+    by each player, who orders in turn). Rows are given their games surest first; a row whose
+    likeliest game is already used up takes its next reading that fits. Both are then unsure:
+    one of them is misread, and which one is for a person to say."""
+    from collections import Counter
+
+    from kingsheet.core.rules import Order, Turn
+
+    if rules.order is Order.ORDERED_TABLE:
+        group = {n: 0 for n in choices}
+    elif rules.order is Order.ORDERED_PLAYER and rules.orders is Turn.LEFT:
+        group = {n: n % rules.players for n in choices}  # the same player orders every n-th deal
+    else:
+        return choices
+    room = {g: Counter(rules.per_round if rules.order is Order.ORDERED_PLAYER else rules.slots)
+            for g in set(group.values())}
+    holders: dict[tuple[int, str], list[int]] = {}
+    out = dict(choices)
+    for n in sorted(choices, key=lambda n: -choices[n].confidence):
+        choice = choices[n]
+        left = room[group[n]]
+        fits = [o for o in choice.options if left[o.game] > 0]
+        if choice.options and (not fits or fits[0] is not choice.options[0]):
+            for held in holders.get((group[n], choice.options[0].game), []):
+                out[held] = replace(out[held], sure=False)
+        if not fits:
+            continue
+        left[fits[0].game] -= 1
+        holders.setdefault((group[n], fits[0].game), []).append(n)
+        if fits[0] is not choice.options[0]:
+            rest = tuple(o for o in choice.options if o is not fits[0])
+            out[n] = RowChoice((fits[0], *rest), False, True, choice.tried)
+    return out

@@ -9,14 +9,23 @@ from typing import Any
 
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import num
+from kingsheet.core.rules import Order, Rules
 from kingsheet.files.edits import append_deals, new_game_text
 from kingsheet.scan.reader import RowRead, SheetRead
 
+Confirmed = tuple[str, tuple[int, ...]]  # a row a person confirmed: its game and cells
 
-def row_fields(row: RowRead, confirmed: tuple[int, ...] | None = None) -> dict[str, Any]:
-    """A row's deal; ``confirmed``: the cells a person confirmed at the terminal (no mark then)."""
+
+def _shown(rules: Rules, game: str, cells: tuple[int, ...], chosen: str) -> str:
+    """A reading as a person checks it: its cells, with its game when that is not the chosen one."""
+    text = " ".join(num(c) for c in cells)
+    return text if game == chosen else f"{rules.games[game].label()}: {text}"
+
+
+def row_fields(rules: Rules, row: RowRead, confirmed: Confirmed | None = None) -> dict[str, Any]:
+    """A row's deal; ``confirmed``: the game and cells a person confirmed at the terminal (no mark then)."""
     if confirmed is not None:
-        return {"game": row.game, "points": list(confirmed)}
+        return {"game": confirmed[0], "points": list(confirmed[1])}
     fields: dict[str, Any] = {"game": row.game, "points": list(row.cells)}
     choice = row.choice
     if choice.cells is None:
@@ -24,38 +33,37 @@ def row_fields(row: RowRead, confirmed: tuple[int, ...] | None = None) -> dict[s
         fields["note"] = _("scan: read as {cells}, which the rules do not allow; correct it").format(
             cells=" ".join(num(c) for c in row.cells))
     elif not choice.sure:
-        alts = "; ".join(" ".join(num(c) for c in alt) for alt in choice.alternatives[:3])
+        alts = "; ".join(_shown(rules, o.game, o.cells, row.game) for o in choice.options[1:4])
         fields["note"] = (_("scan: confirm this row ({confidence} % sure; also possible: {alternatives})")
                           if alts else _("scan: confirm this row ({confidence} % sure)")).format(
             confidence=round(choice.confidence * 100), alternatives=alts)
     return fields
 
 
-def game_text(sheet: SheetRead, names: Sequence[str],
-              confirmed: Mapping[int, tuple[int, ...]] | None = None) -> str:
+def game_text(sheet: SheetRead, names: Sequence[str], confirmed: Mapping[int, Confirmed] | None = None) -> str:
     text = new_game_text(sheet.rules.id, list(names), sheet.code.options, None, {}, None)
     confirmed = confirmed or {}
-    return append_deals(text, [row_fields(r, confirmed.get(r.number)) for r in sheet.rows])
+    return append_deals(text, [row_fields(sheet.rules, r, confirmed.get(r.number)) for r in sheet.rows])
 
 
-def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], Any]) -> dict[int, tuple[int, ...]]:
+def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], Any]) -> dict[int, Confirmed]:
     """At a terminal: each row to confirm, with its readings numbered; Enter keeps the first, a
-    number picks another, a row typed in full replaces them (checked by the rules), a lone "-"
-    leaves the row marked in the file."""
+    number picks another, a row typed in full replaces them (checked by the rules; on an ordered
+    blank it may start with the game), a lone "-" leaves the row marked in the file."""
     from kingsheet.core.entry import parse_points
     from kingsheet.core.problems import InputError
     from kingsheet.core.verify import row_problems
 
-    out: dict[int, tuple[int, ...]] = {}
-    players = tuple(f"P{i}" for i in range(1, sheet.rules.players + 1))
+    rules = sheet.rules
+    out: dict[int, Confirmed] = {}
+    players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     for r in sheet.rows:
         if r.choice.sure:
             continue
-        options = [c for c in (r.choice.cells, *r.choice.alternatives) if c is not None][:4]
-        label = sheet.rules.games[r.game].heading()
-        say(_("row {number}, {game}:").format(number=r.number, game=label))
-        for k, cells in enumerate(options, 1):
-            say(f"  {k}) " + " ".join(num(c) for c in cells))
+        options = [(o.game, o.cells) for o in r.choice.options[:4]]
+        say(_("row {number}, {game}:").format(number=r.number, game=rules.games[r.game].heading()))
+        for k, (game, cells) in enumerate(options, 1):
+            say(f"  {k}) " + _shown(rules, game, cells, r.game))
         while True:
             answer = ask(_("Enter: the first; a number: another; or type the row; -: leave it marked: ")).strip()
             if answer == "-":
@@ -66,16 +74,19 @@ def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], An
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 out[r.number] = options[int(answer) - 1]
                 break
+            words = answer.split()
+            named = rules.find_game(words[0]) if words and rules.order is not Order.FIXED else None
+            game_id = named or r.game
             try:
-                cells = tuple(parse_points(answer.split(), sheet.rules.players))
+                cells = tuple(parse_points(words[1:] if named else words, rules.players))
             except InputError as exc:
                 say(f"✗ {exc}")
                 continue
-            problems = row_problems(sheet.rules, r.game, cells, players, number=r.number)
+            problems = row_problems(rules, game_id, cells, players, number=r.number)
             if problems:
                 say("✗ " + "; ".join(p.message for p in problems))
                 continue
-            out[r.number] = cells
+            out[r.number] = game_id, cells
             break
     return out
 

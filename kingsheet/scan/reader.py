@@ -1,6 +1,7 @@
 """Photos of one filled blank → its rows, each the likeliest reading the rules accept, with how
 sure it is. Nothing is guessed silently: an unsure row carries its alternatives, and a row no
-reading of which is possible is kept as read and marked."""
+reading of which is possible is kept as read and marked. On an ordered blank the game is read as
+well, as the number the blank gives it, and chosen with the row's cells."""
 
 from __future__ import annotations
 
@@ -10,20 +11,24 @@ from pathlib import Path
 
 from kingsheet.core.i18n import _
 from kingsheet.core.rules import Order, Rules, load_rules
-from kingsheet.scan.choose import RowChoice, choose_row, signed
+from kingsheet.scan.choose import Reading, RowChoice, assign_games, choose_game_row, signed
 from kingsheet.scan.page import Code, Unreadable, cells_of, read_page
 
 
 @dataclass(frozen=True)
 class RowRead:
     number: int
-    game: str
+    first_game: str  # the game as first read (a fixed blank: printed)
     choice: RowChoice
     first: tuple[int, ...]  # the digit reader's own first reading, signed
 
     @property
     def cells(self) -> tuple[int, ...]:
         return self.choice.cells if self.choice.cells is not None else self.first
+
+    @property
+    def game(self) -> str:
+        return self.choice.game or self.first_game
 
 
 @dataclass(frozen=True)
@@ -35,7 +40,7 @@ class SheetRead:
 
 def read_sheet(photos: Sequence[Path]) -> SheetRead:
     """Every page of one blank (in any order), read and checked row by row."""
-    from kingsheet.render.pdf import blank_layout
+    from kingsheet.render.pdf import blank_layout, ordered_games
     from kingsheet.scan.digits import readings
 
     pages = [(path, *read_page(path)) for path in photos]
@@ -49,22 +54,41 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         raise Unreadable(_("two photos show the same page {page}").format(
             page=next(p for p in seen_pages if seen_pages.count(p) > 1)))
     rules = load_rules(first.rules, first.options)
-    if rules.order is not Order.FIXED:
-        raise Unreadable(_("{rules}: only blanks whose games come in a fixed order can be read for now").format(
+    if rules.order is Order.TO_LIMIT:
+        raise Unreadable(_("{rules}: only blanks with a set number of deals can be read for now").format(
             rules=rules.id))
+    fixed = rules.order is Order.FIXED
+    games = ordered_games(rules)
     layout = blank_layout(rules, first.named, first.lang)
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     by_page = {code.page: page for _path, code, page in pages}
-    read = {}
-    for number in sorted(layout):
-        page_no, boxes = layout[number]
-        if page_no in by_page:
-            read[number] = [readings(c) for c in cells_of(by_page[page_no], boxes)]
-    written = [n for n, cands in read.items() if not all(len(c) == 1 and c[0].value is None for c in cands)]
-    rows: list[RowRead] = []
+    read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {}
+    for number, boxes in sorted(layout.items()):
+        if boxes.page in by_page:
+            cut = cells_of(by_page[boxes.page], [boxes.game, *boxes.cells])
+            read[number] = ([] if fixed else readings(cut[0]), [readings(c) for c in cut[1:]])
+
+    def empty(cands: list[list[Reading]]) -> bool:
+        return all(len(c) == 1 and c[0].value is None for c in cands)
+
+    written = [n for n, (game, cells) in read.items() if not empty([game, *cells] if game else cells)]
+    choices: dict[int, RowChoice] = {}
+    firsts: dict[int, tuple[str, tuple[int, ...]]] = {}
     for number in sorted(n for n in read if written and n <= max(written)):  # the game stops at its last row
-        cands = read[number]
-        gid = rules.slots[number - 1]
-        best = tuple(signed(rules, gid, max(c, key=lambda r: r.score).value) or 0 for c in cands)
-        rows.append(RowRead(number, gid, choose_row(rules, gid, cands, players, number=number), best))
-    return SheetRead(rules, first, tuple(rows))
+        game_cell, cands = read[number]
+        options = [rules.slots[number - 1]] if fixed else games
+        choices[number] = choose_game_row(rules, game_cell, options, cands, players, number=number)
+        gid = options[0] if fixed else _first_game(game_cell, games)
+        firsts[number] = gid, tuple(signed(rules, gid, max(c, key=lambda r: r.score).value) or 0 for c in cands)
+    if not fixed:
+        choices = assign_games(rules, choices)
+    rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
+    return SheetRead(rules, first, rows)
+
+
+def _first_game(game_cell: list[Reading], games: list[str]) -> str:
+    """The game as the digit reader alone reads its number (else the first game)."""
+    for r in sorted(game_cell, key=lambda r: -r.score):
+        if r.value is not None and 1 <= r.value <= len(games):
+            return games[r.value - 1]
+    return games[0]

@@ -1,8 +1,12 @@
 """Digits as a hand writes them, for training the reader and for the photos of the bench.
 
 Sources (see kingsheet/scan/MODEL.md): the 1,797 handwritten digits scikit-learn ships (UCI
-optdigits, CC BY 4.0), and handwriting-style fonts from Debian packages. The fonts are split by
-writer: TRAIN_FONTS teach the model, HELD_OUT_FONTS only ever fill the bench's photos.
+optdigits, CC BY 4.0), handwriting-style fonts from Debian packages, and what sources.py fetches
+(MNIST, Google Fonts handwriting). Everything is split by writer: TRAIN_FONTS teach the model,
+HELD_OUT_FONTS only ever fill the bench's photos.
+
+A *hand* writes a number into a box of a page: a handwriting font (FontHand) or real digits
+written by people (DigitsHand, MNIST's test writers in the bench).
 """
 
 from __future__ import annotations
@@ -66,15 +70,78 @@ def write_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]
     draw.text((x, y), text, font=font, fill=ink)
 
 
+class FontHand:
+    """A handwriting font as a hand."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.name = path, path.stem
+
+    def write(self, page: Image.Image, box: tuple[float, float, float, float], text: str, rng: random.Random,
+              ink: int = 20) -> None:
+        write_text(ImageDraw.Draw(page), box, text, self.path, rng, ink)
+
+
+class DigitsHand:
+    """Scanned handwritten digits (dark on white, one digit each) as a hand: a number is written
+    digit by digit from pictures of each digit, as a person would, a little uneven and sometimes
+    touching; a minus is a short stroke."""
+
+    def __init__(self, name: str, images: np.ndarray, labels: np.ndarray) -> None:
+        self.name = name
+        self.by_digit = {d: images[labels == d] for d in range(10)}
+
+    def write(self, page: Image.Image, box: tuple[float, float, float, float], text: str, rng: random.Random,
+              ink: int = 20) -> None:
+        x0, y0, x1, y1 = box
+        h = y1 - y0
+        height = h * rng.uniform(0.5, 0.75)
+        pieces = []
+        for ch in text:
+            if ch == "-":
+                pieces.append(None)
+                continue
+            pool = self.by_digit[int(ch)]
+            im = pool[rng.randrange(len(pool))]
+            ys, xs = np.nonzero(im < 200)
+            im = im[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+            scale = height / im.shape[0]
+            w = max(2, round(im.shape[1] * scale))
+            pieces.append(Image.fromarray(im).resize((w, max(2, round(height))), Image.BILINEAR))
+        gap = h * rng.uniform(-0.02, 0.12)
+        widths = [h * 0.3 if p is None else p.width for p in pieces]
+        total = sum(widths) + gap * (len(pieces) - 1)
+        free = max(0.0, (x1 - x0) - total - 0.1 * h)
+        x = x0 + 0.05 * h + free * rng.uniform(0.2, 1.0)
+        top = y0 + (h - height) * rng.uniform(0.3, 0.7)
+        arr = np.asarray(page, np.float32).copy()
+        for piece, width in zip(pieces, widths):
+            if piece is None:
+                yy = int(top + height * 0.5)
+                arr[yy:yy + max(2, int(h * 0.04)), int(x):int(x + width * 0.8)] = ink
+            else:
+                dark = 255 - (255 - np.asarray(piece, np.float32)) * (255 - ink) / 255
+                px, py = int(x), int(top + rng.uniform(-0.05, 0.05) * h)
+                region = arr[py:py + piece.height, px:px + piece.width]
+                np.minimum(region, dark[:region.shape[0], :region.shape[1]], out=region)
+            x += width + gap
+        page.paste(Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)))
+
+
 def glyph(text: str, font_path: Path, rng: random.Random, size: int = 48) -> np.ndarray:
     """One digit (or a few) on white, augmented: scale, rotation, stroke width, blur."""
     img = Image.new("L", (size * 2, size * 2), 255)
     draw = ImageDraw.Draw(img)
     write_text(draw, (size * 0.3, size * 0.3, size * 1.7, size * 1.7), text, font_path, rng)
+    return augment(img, rng)
+
+
+def augment(img: Image.Image, rng: random.Random) -> np.ndarray:
+    """A digit on white as another hand or pen might have written it: scaled, sheared and rotated
+    about its centre, its stroke thinner or thicker, a little blurred."""
     shear = rng.uniform(-0.3, 0.3)
     sx, sy = rng.uniform(0.8, 1.2), rng.uniform(0.85, 1.15)
-    c = size  # about the centre: scale, shear, then rotate
-    img = img.transform(img.size, Image.AFFINE, (1 / sx, shear, c - c / sx - shear * c, 0, 1 / sy, c - c / sy),
+    cx, cy = img.width / 2, img.height / 2  # about the centre: scale, shear, then rotate
+    img = img.transform(img.size, Image.AFFINE, (1 / sx, shear, cx - cx / sx - shear * cy, 0, 1 / sy, cy - cy / sy),
                         resample=Image.BILINEAR, fillcolor=255)
     img = img.rotate(rng.uniform(-10, 10), resample=Image.BILINEAR, fillcolor=255)
     k = rng.choice([0, 0, 0, 3, 3])
@@ -83,6 +150,14 @@ def glyph(text: str, font_path: Path, rng: random.Random, size: int = 48) -> np.
     if rng.random() < 0.4:
         img = img.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 0.9)))
     return np.asarray(img, dtype=np.uint8)
+
+
+def scanned_digit(im: np.ndarray, rng: random.Random) -> np.ndarray:
+    """A scanned digit (dark on white, e.g. MNIST's 28 × 28) at a cell's resolution, augmented."""
+    big = Image.fromarray(im).resize((im.shape[1] * 2, im.shape[0] * 2), Image.BICUBIC)
+    canvas = Image.new("L", (big.width * 2, big.height * 2), 255)
+    canvas.paste(big, (big.width // 2, big.height // 2))
+    return augment(canvas, rng)
 
 
 def sklearn_digits() -> tuple[np.ndarray, np.ndarray]:

@@ -11,12 +11,13 @@ import sys
 import tempfile
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageFilter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from handwriting import has_digit, write_text  # noqa: E402
+from handwriting import DigitsHand, FontHand  # noqa: E402
 
 DPI = 300  # a 12-megapixel phone photo of A4 has about this
 
@@ -34,32 +35,47 @@ def blank_pages(rules_id: str, lang: str = "ru") -> tuple[bytes, ...]:
         return tuple(p.read_bytes() for p in sorted(Path(d).glob("p-*.png")))
 
 
-def filled_sheet(rules_id: str, font: Path, rng: random.Random, lang: str = "ru",
-                 deals: int | None = None) -> tuple[list[Image.Image], list[tuple[int, ...]]]:
-    """The blank's pages with a simulated legal game written in, and the game's rows."""
-    from kingsheet.core.rules import load_rules
+class Written(NamedTuple):
+    """A row as it was written: its game and its (signed) points."""
+
+    game: str
+    points: tuple[int, ...]
+
+
+def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.Random, lang: str = "ru",
+                 deals: int | None = None) -> tuple[list[Image.Image], list[Written]]:
+    """The blank's pages with a simulated legal game written in by ``hand`` (a font's path, or a
+    hand of handwriting.py), and the game's rows. On an ordered blank the game column holds the
+    game's number, as the blank asks."""
+    from kingsheet.core.rules import Order, load_rules
     from kingsheet.core.simulate import play_game
-    from kingsheet.render.pdf import blank_layout
+    from kingsheet.render.pdf import blank_layout, ordered_games
 
     rules = load_rules(rules_id)
     layout = blank_layout(rules, False, lang)
     pages = [Image.open(io.BytesIO(b)).convert("L") for b in blank_pages(rules_id, lang)]
-    draws = [ImageDraw.Draw(p) for p in pages]
+    writer = FontHand(hand) if isinstance(hand, Path) else hand
     px = DPI / 25.4
+    numbers = {gid: k for k, gid in enumerate(ordered_games(rules), 1)}
     rows = []
     for k, (played, _who) in enumerate(play_game(rules, rng), 1):
         if deals is not None and k > deals:
             break
-        page, boxes = layout[k]
-        for value, (x0, y0, x1, y1) in zip(played.points, boxes):
+        where = layout[k]
+        page = pages[where.page - 1]
+        ink = rng.randint(10, 70)
+
+        def write(box: tuple[float, ...], text: str) -> None:
+            x0, y0, x1, y1 = box
+            writer.write(page, (x0 * px, y0 * px, x1 * px, y1 * px), text, rng, ink=ink)  # noqa: B023
+
+        if rules.order is not Order.FIXED:
+            write(where.game, str(numbers[played.game]))
+        for value, box in zip(played.points, where.cells):
             if value == 0 and rng.random() < 0.5:
                 continue  # a zero left empty
-            text = str(abs(value)) if value >= 0 or rng.random() < 0.75 else f"-{abs(value)}"
-            if not all(has_digit(font, ch) for ch in text if ch.isdigit()):
-                text = text  # every held-out font draws digits; kept for clarity
-            write_text(draws[page - 1], (x0 * px, y0 * px, x1 * px, y1 * px), text, font, rng,
-                       ink=rng.randint(10, 70))
-        rows.append(played.points)
+            write(box, str(abs(value)) if value >= 0 or rng.random() < 0.75 else f"-{abs(value)}")
+        rows.append(Written(played.game, played.points))
     return pages, rows
 
 

