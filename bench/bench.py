@@ -371,7 +371,7 @@ def bench_scan(quick: bool) -> None:
         groups.append(("Google Fonts", [FontHand(f) for f in fonts]))
     images, labels = mnist("t10k")
     if len(images):
-        groups.append(("MNIST test writers", [DigitsHand("mnist-t10k", images, labels)]))
+        groups.append(("MNIST test digits (about 250 writers, none in training)", [DigitsHand("mnist-t10k", images, labels)]))
     if len(groups) < 3:
         print("scan: some held-out hands are missing (apt-get install fonts-dkg-handwriting fonts-sjfonts "
               "fonts-rufscript; python tools/scan/sources.py)")
@@ -380,7 +380,7 @@ def bench_scan(quick: bool) -> None:
     sheets = 6 if quick else 40
     total = _ScanTally("all")
     for name, hands in groups:
-        tally = _ScanTally(f"{name} ({len(hands)} held-out hand{'s' if len(hands) > 1 else ''})")
+        tally = _ScanTally(f"{name} ({len(hands)} held-out fonts)" if len(hands) > 1 else name)
         for k in range(sheets):
             tally.photo(hands[k % len(hands)], k)
         tally.report(sheets)
@@ -390,7 +390,7 @@ def bench_scan(quick: bool) -> None:
 
 
 class _ScanTally:
-    TEMPLATES = ("blank-4", "symmetric", "short", "king-14")
+    TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56")
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -408,11 +408,13 @@ class _ScanTally:
         rng = random.Random(1000 + k)
         pages, truth = filled_sheet(self.TEMPLATES[k % len(self.TEMPLATES)], hand, rng)  # type: ignore[arg-type]
         with tempfile.TemporaryDirectory() as d:
-            path = Path(d) / "s.jpg"
-            path.write_bytes(photograph(pages[0], rng))
+            paths = []
+            for k, page in enumerate(pages):  # every page (ordered-56: two of rows, one of the grid)
+                paths.append(Path(d) / f"s{k}.jpg")
+                paths[-1].write_bytes(photograph(page, rng))
             t0 = time.perf_counter()
-            sheet = read_sheet([path])
-            self.times.append(time.perf_counter() - t0)
+            sheet = read_sheet(paths)
+            self.times.append((time.perf_counter() - t0) / len(paths))
         n = self.n
         ok_sheet, wrong_unflagged, any_flag = len(sheet.rows) == len(truth), False, False
         for r, want in zip(sheet.rows, truth):

@@ -110,6 +110,7 @@ def test_scan_writes_a_game_file_and_marks_what_to_confirm(tmp_path, runner):
     flagged = [d for d in game.deals if d.note and d.note.startswith("scan:")]
     assert (res.exit_code == 1) == bool(flagged)
     assert f"wrote {out}" in res.output and "✓" in res.output
+    assert "seating, clockwise: Аня → Боря → Вася → Галя; Аня deals the first deal" in res.output
     again = runner.invoke(app, ["scan", str(path), "-o", str(out), "--players", "Аня,Боря,Вася,Галя"])
     assert again.exit_code == 2 and "already exists" in again.stderr
 
@@ -203,3 +204,38 @@ def test_on_an_ordered_blank_a_row_to_confirm_shows_the_games_and_may_be_typed_w
     assert got == {1: ("hearts", row), 2: ("girls", (-4, -4, -4, -4))}
     assert any(s.strip() == "2) Hearts: −4 −6 −6 0" for s in said)
     assert "game = \"girls\"" in game_text(sheet, ["А", "Б", "В", "Г"], got).replace("'", '"')
+
+
+def test_at_a_terminal_the_names_are_asked_for_and_the_seating_confirmed(tmp_path):
+    """No --players at a terminal: the names are asked for (a wrong count asked again), the seating
+    shown clockwise with who deals first, and a «н» asks again; then the rows to confirm."""
+    import os
+
+    pexpect = pytest.importorskip("pexpect")
+    from test_evening import _kingsheet
+
+    path, _truth = photo(tmp_path, seed=4, deals=3)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KINGSHEET_", "LC_", "LANG"))}
+    env.update(KINGSHEET_LANG="ru", TERM="xterm", NO_COLOR="1", HOME=str(tmp_path))
+    cmd = _kingsheet()
+    child = pexpect.spawn(cmd[0], [*cmd[1:], "scan", str(path), "-o", "g.toml"], env=env, cwd=str(tmp_path),
+                          encoding="utf-8", timeout=60)
+    child.expect("через запятую: ")
+    child.sendline("Аня, Боря, Вася")
+    child.expect("нужно 4 имени")
+    child.expect("через запятую: ")
+    child.sendline("Боря, Аня, Вася, Галя")
+    child.expect("посадка по часовой стрелке: Боря → Аня → Вася → Галя; сдаёт в первой сдаче: Боря")
+    child.expect(r"Верно\? \[Д/н\] ")
+    child.sendline("н")
+    child.expect("через запятую: ")
+    child.sendline("Аня, Боря, Вася, Галя")
+    child.expect(r"Верно\? \[Д/н\] ")
+    child.sendline("д")
+    while child.expect([r"оставить отмеченной: ", pexpect.EOF]) == 0:
+        child.sendline("")
+    child.close()
+    assert child.exitstatus == 0
+    from kingsheet.files.gamefile import load_game
+
+    assert load_game(tmp_path / "g.toml").players == ("Аня", "Боря", "Вася", "Галя")

@@ -7,6 +7,7 @@ openpyxl and reportlab are imported only inside the commands that write or read 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -632,6 +633,8 @@ def scan_cmd(
                 id=sheet.rules.id, players=sheet.rules.players, names=len(names)))
         if len({n.casefold() for n in names}) != len(names):
             fail(_("a player is named twice (names that differ only in case are the same name)"))
+        if players:
+            typer.echo(_seating_line(names))
         for line in summary(sheet):
             typer.echo(line)
         confirmed = confirm(sheet, input, typer.echo) if sys.stdin.isatty() else {}
@@ -649,17 +652,34 @@ def scan_cmd(
         raise typer.Exit(PROBLEMS)
 
 
+def _seating_line(names: Sequence[str]) -> str:
+    return _("seating, clockwise: {names}; {first} deals the first deal").format(
+        names=" → ".join(names), first=names[0])
+
+
 def _ask_names(count: int) -> list[str]:
-    """The names are handwriting too: asked for at a terminal, else --players is needed."""
+    """The names are handwriting too: asked for at a terminal, the seating shown and confirmed
+    (the columns Игрок 1…N are the players clockwise from the first dealer); else --players is
+    needed."""
     from kingsheet.files.creation import seating
 
     if not sys.stdin.isatty():
         fail(ngettext("name the {n} player with --players (clockwise from the first dealer)",
                       "name the {n} players with --players (clockwise from the first dealer)", count).format(n=count))
-    answer = input(ngettext("The {n} player, clockwise from the first dealer, separated by commas: ",
-                            "The {n} players, clockwise from the first dealer, separated by commas: ", count).format(
-        n=count))
-    return seating(answer)
+    while True:
+        answer = input(ngettext("The {n} player, clockwise from the first dealer, separated by commas: ",
+                                "The {n} players, clockwise from the first dealer, separated by commas: ",
+                                count).format(n=count))
+        names = seating(answer)
+        if len(names) != count:
+            typer.echo("✗ " + ngettext("{n} name is needed", "{n} names are needed", count).format(n=count))
+            continue
+        typer.echo(_seating_line(names))
+        if input(_("Right? [Y/n] ")).strip().casefold() in ("", *YES):
+            return names
+
+
+YES = ("y", "yes", "д", "да")
 
 
 # --- sheets: PDF, XLSX, CSV -------------------------------------------------------------------------
