@@ -239,3 +239,24 @@ def test_at_a_terminal_the_names_are_asked_for_and_the_seating_confirmed(tmp_pat
     from kingsheet.files.gamefile import load_game
 
     assert load_game(tmp_path / "g.toml").players == ("Аня", "Боря", "Вася", "Галя")
+
+
+def test_two_digits_written_touching_are_also_read_as_two():
+    """«16» with the 1 touching the 6 is one piece of ink: the reader also cuts it where the ink
+    is thinnest and offers the two digits, for the rules to choose."""
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFont
+
+    from kingsheet.scan.digits import readings, segment, segmentations
+
+    font = ImageFont.truetype(str(FONT), 56)
+    cell = Image.new("L", (200, 80), 240)
+    draw = ImageDraw.Draw(cell)
+    draw.text((60, 8), "1", font=font, fill=20)
+    one = draw.textbbox((60, 8), "1", font=font)
+    draw.text((one[2] - 6, 8), "6", font=font, fill=20)  # over the 1's right edge: one piece of ink
+    draw.line([(one[2] - 8, 40), (one[2] + 4, 40)], fill=20, width=4)  # and joined by a stroke
+    pixels = np.asarray(cell)
+    assert len(segment(pixels)) == 1
+    assert any(len(digits) == 2 for _prior, digits in segmentations(pixels))
+    assert 16 in [r.value for r in readings(pixels)]

@@ -46,25 +46,70 @@ def segment(cell: np.ndarray) -> list[np.ndarray]:
     """The digits written in a cell (grey, ink dark), left to right. Specks, the cell's own lines
     and a minus sign (optional on the paper: the game gives the sign) are left out; strokes of one
     digit that do not touch are kept together."""
+    found = _pieces(cell)
+    return [] if found is None else _cut(cell, found[0], found[1])
+
+
+#: How much less likely a cut through a piece is than the piece being one digit (a log-probability).
+SPLIT_COST = math.log(4)
+
+
+def segmentations(cell: np.ndarray) -> list[tuple[float, list[np.ndarray]]]:
+    """The ways a cell may divide into digits, each with its log-prior: as its ink's pieces fall,
+    and with a wide piece cut in two where its ink is thinnest (two digits written touching)."""
+    found = _pieces(cell)
+    if found is None:
+        return []
+    binary, boxes = found
+    out = [(0.0, _cut(cell, binary, boxes))]
+    for k, (x0, y0, x1, y1) in enumerate(boxes[:3]):
+        w, h = x1 - x0, y1 - y0
+        if w < 0.75 * h or len(boxes) >= 3:
+            continue
+        column_ink = (binary[y0:y1, x0:x1] > 0).sum(axis=0)
+        lo, hi = int(w * 0.3), int(w * 0.7) + 1
+        at = x0 + lo + int(np.argmin(column_ink[lo:hi]))
+        halves = [[x0, y0, at, y1], [at, y0, x1, y1]]
+        out.append((-SPLIT_COST, _cut(cell, binary, [*boxes[:k], *halves, *boxes[k + 1:]])))
+    return out
+
+
+def _cut(cell: np.ndarray, binary: np.ndarray, boxes: list[list[int]]) -> list[np.ndarray]:
+    digits = []
+    for x0, y0, x1, y1 in boxes[:3]:
+        mask = binary[y0:y1, x0:x1] > 0
+        ys, xs = np.nonzero(mask)
+        if len(xs) == 0:
+            continue
+        mask = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+        y0, x0 = y0 + ys.min(), x0 + xs.min()
+        piece = np.full(mask.shape, 255, np.uint8)
+        piece[mask] = cell[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]][mask]
+        digits.append(piece)
+    return digits
+
+
+def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[list[int]]] | None:
+    """The cell's ink (binary) and the boxes of its digits, left to right; None: an empty cell."""
     import cv2
 
     h, w = cell.shape
     if h < 8 or w < 8:
-        return []
+        return None
     blur = cv2.GaussianBlur(cell, (3, 3), 0)
     _t, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     paper_level = float(np.percentile(cell, 75))
     strong = int((cell < paper_level - 90).sum())
     if strong < max(12, cell.size * 0.002):
-        return []  # nothing clearly darker than the paper's own grain: an empty cell
+        return None  # nothing clearly darker than the paper's own grain: an empty cell
     count, _labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
     boxes = []
     for k in range(1, count):
         x, y, bw, bh, area = (int(v) for v in stats[k])
         if area < max(6, h * w * 0.004) or bh < h * 0.22:
             continue  # a speck, or a minus sign (flat)
-        if (bw > w * 0.9 or bh > h * 0.92) and area < bw * bh * 0.3:
-            continue  # the remains of a grid line
+        if (bw > w * 0.9 and area < bw * bh * 0.3) or (bh > h * 0.92 and bw < w * 0.06):
+            continue  # the remains of a grid line (a digit may run from the cell's top to its bottom)
         if bw <= max(3, w * 0.04) and (x == 0 or x + bw >= w) and bh > h * 0.6:
             continue  # a cell's own side, straight and thin at its edge
         boxes.append([x, y, x + bw, y + bh])
@@ -76,13 +121,7 @@ def segment(cell: np.ndarray) -> list[np.ndarray]:
             merged[-1] = [min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])]
         else:
             merged.append(b)
-    digits = []
-    for x0, y0, x1, y1 in merged[:3]:
-        piece = np.full((y1 - y0, x1 - x0), 255, np.uint8)
-        mask = binary[y0:y1, x0:x1] > 0
-        piece[mask] = cell[y0:y1, x0:x1][mask]
-        digits.append(piece)
-    return digits
+    return (binary, merged) if merged else None
 
 
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -127,16 +166,23 @@ def model() -> Model:
 
 def readings(cell: np.ndarray, top: int = 10, per_digit: int = 4) -> list[Reading]:
     """The likeliest numbers written in a cell, with their log-probabilities (an empty cell: None)."""
-    digits = segment(cell)
-    if not digits:
+    ways = segmentations(cell)
+    if not ways:
         return [Reading(None, 0.0)]
-    lp = model().log_probs(np.stack([normalize(d) for d in digits]))
-    choices = [sorted(((float(lp[k, d]), d) for d in range(10)), reverse=True)[:per_digit] for k in range(len(digits))]
-    out: list[Reading] = []
-    for score, ds in heapq.nlargest(top, _combinations(choices)):
-        value = int("".join(str(d) for d in ds))
-        if not any(r.value == value for r in out):
-            out.append(Reading(value, score))
+    pieces = [d for _prior, digits in ways for d in digits]
+    if not pieces:
+        return [Reading(None, 0.0)]
+    lp = model().log_probs(np.stack([normalize(d) for d in pieces]))
+    best: dict[int, float] = {}
+    at = 0
+    for k, (prior, digits) in enumerate(ways):  # the pieces as they fall: ``top`` readings; each cut: a few
+        rows = lp[at:at + len(digits)]
+        at += len(digits)
+        choices = [sorted(((float(r[d]), d) for d in range(10)), reverse=True)[:per_digit] for r in rows]
+        for score, ds in heapq.nlargest(top if k == 0 else 4, _combinations(choices)):
+            value = int("".join(str(d) for d in ds))
+            best[value] = max(best.get(value, -math.inf), score + prior)
+    out = [Reading(v, s) for v, s in sorted(best.items(), key=lambda vs: -vs[1])]
     # a stray mark read as a digit: the cell may be empty after all (and 0 is written as nothing)
     out.append(Reading(None, min(r.score for r in out) - math.log(50)))
     return out

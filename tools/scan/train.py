@@ -100,6 +100,17 @@ def accuracy(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> fl
 
 
 def main() -> None:
+    """``--reuse``: train on the digits the last run wrote out (CACHE/train-set.npz), e.g. to try
+    another network; without it they are made afresh."""
+    from sources import CACHE
+
+    saved = CACHE / "train-set.npz"
+    if "--reuse" in sys.argv and saved.exists():
+        with np.load(saved) as data:
+            x, y = data["x"], data["y"]
+        print(f"training on the {len(x)} digits of {saved}", flush=True)
+        report(train(x, y), x, y)
+        return
     rng = random.Random(SEED)
     images, labels = sklearn_digits()
     order = np.random.default_rng(SEED).permutation(len(images))
@@ -113,7 +124,16 @@ def main() -> None:
     y = np.concatenate([labels[order[:cut]], fy, my])
     print(f"training on {len(x)} digits ({cut} from scikit-learn, {len(fx)} from {len(fonts)} fonts, "
           f"{len(mx)} from MNIST's training writers)", flush=True)
-    weights = train(x, y)
+    np.savez_compressed(saved, x=x.astype(np.float16), y=y)
+    report(train(x, y), x, y)
+
+
+def report(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> None:
+    """Measure on what training never saw, then write the weights."""
+    images, labels = sklearn_digits()
+    order = np.random.default_rng(SEED).permutation(len(images))
+    cut = int(len(images) * 0.8)
+    sk_x = np.stack([normalize(im) for im in images])
     held = available(HELD_OUT_FONTS) + google_fonts(HELD_OUT_GOOGLE)
     hx, hy = font_set(held, 40, random.Random(SEED + 1))
     tx_raw, ty = mnist("t10k")
