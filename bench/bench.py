@@ -395,7 +395,7 @@ class _ScanTally:
     def __init__(self, name: str) -> None:
         self.name = name
         self.n = dict.fromkeys(("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged",
-                                "flagged"), 0)
+                                "flagged", "clean_totals", "clean_bare"), 0)
         self.times: list[float] = []
 
     def photo(self, hand: object, k: int) -> None:
@@ -406,7 +406,9 @@ class _ScanTally:
         from kingsheet.scan.reader import read_sheet
 
         rng = random.Random(1000 + k)
-        pages, truth = filled_sheet(self.TEMPLATES[k % len(self.TEMPLATES)], hand, rng)  # type: ignore[arg-type]
+        totals = k % 2 == 1  # every other table fills in the ИТОГО lines at the end
+        pages, truth = filled_sheet(self.TEMPLATES[k % len(self.TEMPLATES)], hand, rng,  # type: ignore[arg-type]
+                                    totals=totals)
         with tempfile.TemporaryDirectory() as d:
             paths = []
             for k, page in enumerate(pages):  # every page (ordered-56: two of rows, one of the grid)
@@ -430,6 +432,7 @@ class _ScanTally:
             wrong_unflagged |= r.choice.sure and not right
         n["right"] += ok_sheet
         n["clean"] += ok_sheet and not any_flag
+        n["clean_totals" if totals else "clean_bare"] += ok_sheet and not any_flag
         n["unflagged"] += wrong_unflagged
 
     def add(self, other: _ScanTally) -> None:
@@ -444,7 +447,9 @@ class _ScanTally:
         print(f"scan, {self.name}: {sheets} photos of {', '.join(self.TEMPLATES)}: cells right (digits alone) "
               f"{n['cells_right'] / n['cells']:.1%}; rows right {n['before'] / n['rows']:.1%} before the rules "
               f"choose, {n['after'] / n['rows']:.1%} after; rows to confirm {n['flagged'] / n['rows']:.1%}; sheets "
-              f"right {n['right']}/{sheets}, with nothing to confirm {n['clean']}/{sheets}; sheets with a wrong row "
+              f"right {n['right']}/{sheets}, with nothing to confirm {n['clean']}/{sheets} ({n['clean_totals']}/"
+              f"{sheets // 2} with the ИТОГО lines filled in, {n['clean_bare']}/{sheets - sheets // 2} without); "
+              f"sheets with a wrong row "
               f"not flagged {n['unflagged']}/{sheets}; {statistics.median(self.times):.2f} s a photo (median)")
 
 

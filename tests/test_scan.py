@@ -260,3 +260,29 @@ def test_two_digits_written_touching_are_also_read_as_two():
     assert len(segment(pixels)) == 1
     assert any(len(digits) == 2 for _prior, digits in segmentations(pixels))
     assert 16 in [r.value for r in readings(pixels)]
+
+
+def test_the_totals_written_at_the_end_are_read_and_checked(tmp_path, runner, monkeypatch):
+    """A sheet with its ИТОГО lines filled in: the rows are checked against them (and rows the
+    reader was unsure of may be settled by them). Rows that do not add up to what is written are
+    said, and the exit code is 1."""
+    from dataclasses import replace
+
+    from synth import filled_sheet, photograph
+
+    from kingsheet.cli import app as cli
+    from kingsheet.scan.reader import read_sheet
+
+    rng = random.Random(11)
+    pages, truth = filled_sheet("blank-4", FONT, rng, totals=True)
+    path = tmp_path / "totals.jpg"
+    path.write_bytes(photograph(pages[0], rng, quality=(80, 90)))
+    sheet = read_sheet([path])
+    assert sheet.totals is not None and sheet.totals.written and sheet.totals.agree
+    assert sheet.totals.adds_up(sheet.rules, [(t.game, t.points) for t in truth])
+
+    disagreeing = replace(sheet, totals=replace(sheet.totals, agree=False, read=((frozenset({1}),) * 4,) * 3))
+    monkeypatch.setattr("kingsheet.scan.reader.read_sheet", lambda photos: disagreeing)
+    res = runner.invoke(cli.app, ["scan", str(path), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В,Г"])
+    assert res.exit_code == 1 and "the totals on the sheet disagree with the rows" in res.output
+    assert "do not add up with the rows as read" in res.output and (tmp_path / "g.toml").exists()

@@ -185,3 +185,71 @@ def test_each_player_orders_each_game_once_on_the_long_blank():
     out = assign_games(rules, {1: sure, 5: unsure, 2: unsure})
     assert out[1].game == "king" and out[5].game == "last" and not out[5].sure and not out[1].sure
     assert out[2].game == "king"  # another player's turn: their own King
+
+
+# ---- the ИТОГО lines a table writes: a checksum of each player's column --------------------------
+
+def sure(game: str, cells: tuple[int, ...]):
+    from kingsheet.scan.choose import Option, RowChoice
+
+    return RowChoice((Option(game, cells, 0.99),), True, False, 1)
+
+
+def totals_of(rules, rows: dict[int, tuple[str, tuple[int, ...]]]) -> list[list[list[Reading]]]:
+    """The ИТОГО lines as a reader reads them when the table wrote them right: magnitudes."""
+    lines = []
+    for k in (0, 1, 2):
+        sums = [sum(c[j] for g, c in rows.values() if k == 2 or rules.stage_of(g) == k) for j in range(rules.players)]
+        lines.append([[Reading(abs(v), 0.0), Reading(abs(v) + 10, math.log(0.1))] for v in sums])
+    return lines
+
+
+def a_game(tid: str, seed: int) -> dict[int, tuple[str, tuple[int, ...]]]:
+    rules = load_rules(tid)
+    return {n: (p.game, p.points) for n, (p, _w) in enumerate(play_game(rules, random.Random(seed)), 1)}
+
+
+def test_the_totals_written_settle_rows_the_reader_could_not():
+    """Two rows of blank-4 each read two ways, 55 / 45: the totals tell which, and the rows are sure."""
+    from kingsheet.scan.choose import Option, RowChoice, check_totals
+
+    rules = load_rules("blank-4")
+    rows = {1: ("tricks", (-4, -6, -6, 0)), 2: ("hearts", (-2, -2, -8, -4))}
+    for n in range(3, 13):
+        rows[n] = a_game("blank-4", 5)[n]
+    choices = {n: sure(g, c) for n, (g, c) in rows.items()}
+    choices[1] = RowChoice((Option("tricks", (-6, -4, -6, 0), 0.55), Option("tricks", (-4, -6, -6, 0), 0.45)),
+                           False, False, 2)
+    choices[2] = RowChoice((Option("hearts", (-2, -2, -4, -8), 0.55), Option("hearts", (-2, -2, -8, -4), 0.45)),
+                           False, False, 2)
+    check = check_totals(rules, choices, totals_of(rules, rows))
+    assert check.written and check.agree and check.settled == (1, 2)
+    assert {n: (c.game, c.cells) for n, c in check.choices.items()} == rows
+    assert all(c.sure for c in check.choices.values())
+
+
+def test_totals_that_do_not_add_up_are_said_and_empty_ones_say_nothing():
+    from kingsheet.scan.choose import check_totals
+
+    rules = load_rules("blank-4")
+    rows = a_game("blank-4", 6)
+    wrong = dict(rows)
+    n = next(n for n, (_g, c) in rows.items() if tuple(reversed(c)) != c)
+    wrong[n] = (rows[n][0], tuple(reversed(rows[n][1])))  # a row passed as sure, misread
+    choices = {n: sure(g, c) for n, (g, c) in wrong.items()}
+    check = check_totals(rules, choices, totals_of(rules, rows))
+    assert check.written and not check.agree
+    assert not check.adds_up(rules, list(wrong.values())) and check.adds_up(rules, list(rows.values()))
+    empty = [[[Reading(None, 0.0)]] * 4] * 3
+    check = check_totals(rules, {n: sure(g, c) for n, (g, c) in rows.items()}, empty)
+    assert not check.written and check.agree and check.settled == ()
+
+
+def test_the_totals_are_only_a_checksum_of_a_whole_game():
+    from kingsheet.scan.choose import check_totals
+
+    rules = load_rules("blank-4")
+    rows = a_game("blank-4", 7)
+    half = {n: sure(g, c) for n, (g, c) in rows.items() if n <= 6}
+    check = check_totals(rules, half, totals_of(rules, rows))
+    assert check.agree and check.settled == ()

@@ -645,6 +645,11 @@ def scan_cmd(
         fail_on(exc)
     unsure = [r.number for r in sheet.rows if not r.choice.sure and r.number not in confirmed]
     typer.echo(_("wrote {output}: {n} rows of {id}").format(output=output, n=len(sheet.rows), id=sheet.rules.id))
+    final = [confirmed.get(r.number, (r.game, r.cells)) for r in sheet.rows]
+    if sheet.totals is not None and not sheet.totals.agree and not sheet.totals.adds_up(sheet.rules, final):
+        typer.echo(_("the totals on the sheet disagree with the rows: compare them, then: kingsheet check {output}")
+                   .format(output=output))
+        raise typer.Exit(PROBLEMS)
     if unsure:
         typer.echo(ngettext("confirm row {rows} (marked in the file), then: kingsheet check {output}",
                             "confirm rows {rows} (marked in the file), then: kingsheet check {output}",

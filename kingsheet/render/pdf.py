@@ -174,25 +174,35 @@ class DealBoxes(NamedTuple):
 
 def blank_layout(rules: Rules, named: bool, lang: str = "ru") -> dict[int, DealBoxes]:
     """Where each deal is on the printed blank: deal number → its page and boxes."""
+    return blank_boxes(rules, named, lang)[0]
+
+
+def blank_boxes(rules: Rules, named: bool, lang: str = "ru") -> tuple[dict[int, DealBoxes], list[DealBoxes]]:
+    """Where each deal is on the printed blank, and the ИТОГО lines under them (−, +, all; each
+    player's box where the table writes the player's sum; none for a game to a limit)."""
     log: list[tuple[int, float, float, list[float], list[float], list[str]]] = []
     measured = type("Measured", (_Measured,), {"log": log})
     names = [f"P{i}" for i in range(1, rules.players + 1)] if named else None
     blank_pdf(rules, names, lang, table_class=measured)
     height = (landscape(A4) if rules.players > 4 else A4)[1]
     step = 2 if rules.limit is not None else 1
-    out: dict[int, DealBoxes] = {}
+    deals: dict[int, DealBoxes] = {}
+    totals: list[DealBoxes] = []
     for page, x, y, cols, rows, first in log:
-        for i, label in enumerate(first):
-            if not label.isdigit() or i + 1 >= len(rows):
-                continue
-            top, bottom = (height - (y + rows[i])) / mm, (height - (y + rows[i + 1])) / mm
+        def boxes(i: int) -> DealBoxes:
+            top, bottom = (height - (y + rows[i])) / mm, (height - (y + rows[i + 1])) / mm  # noqa: B023
 
             def box(left: int, right: int) -> Box:
                 return ((x + cols[left]) / mm, top, (x + cols[right]) / mm, bottom)  # noqa: B023
 
-            out[int(label)] = DealBoxes(page, [box(3 + step * j, 4 + step * j) for j in range(rules.players)],
-                                        box(1, 2))
-    return out
+            return DealBoxes(page, [box(3 + step * j, 4 + step * j) for j in range(rules.players)], box(1, 2))  # noqa: B023
+
+        numbered = [i for i, label in enumerate(first) if label.isdigit() and i + 1 < len(rows)]
+        for i in numbered:
+            deals[int(first[i])] = boxes(i)
+        if numbered and rules.limit is None and int(first[numbered[-1]]) == len(rules.slots):
+            totals = [boxes(i) for i in range(numbered[-1] + 1, min(numbered[-1] + 4, len(rows) - 1))]
+    return deals, totals if len(totals) == 3 else []
 
 
 def _scan_marks(code: str, canvas: object, doc: BaseDocTemplate) -> None:

@@ -213,3 +213,107 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
             rest = tuple(o for o in choice.options if o is not fits[0])
             out[n] = RowChoice((fits[0], *rest), False, True, choice.tried)
     return out
+
+
+#: At most this many combinations of the unsure rows' readings are weighed against the totals.
+TOTALS_BUDGET = 4096
+
+
+@dataclass(frozen=True)
+class TotalsCheck:
+    """What the ИТОГО lines written on the sheet said: the rows, perhaps settled by them, and
+    whether the rows as chosen add up to what is written."""
+
+    choices: dict[int, RowChoice]
+    written: bool  # some ИТОГО line is filled in
+    agree: bool  # the rows add up to every total written (always True when none is)
+    settled: tuple[int, ...] = ()  # rows the totals made sure of
+    read: tuple[tuple[frozenset[int], ...], ...] = ()  # each line's totals as they may be read
+
+    def adds_up(self, rules: Rules, rows: Sequence[tuple[str, tuple[int, ...]]]) -> bool:
+        """Whether these rows (game, cells), e.g. as a person confirmed them, add up to the totals."""
+        for k, line in enumerate(self.read):
+            for j, values in enumerate(line):
+                have = sum(cells[j] for game, cells in rows if k == 2 or rules.stage_of(game) == k)
+                if values and abs(have) not in values:
+                    return False
+        return True
+
+
+def check_totals(rules: Rules, choices: dict[int, RowChoice],
+                 totals: Sequence[Sequence[Sequence[Reading]]]) -> TotalsCheck:
+    """The ИТОГО lines (−, +, all) a table writes at the end are a checksum of each player's column,
+    as a careful scorekeeper uses them. The readings of the rows not yet sure are weighed together
+    with the totals as read (each stage against its line, else the whole game against the last):
+    a row whose reading carries at least SURE of the probability of all the combinations that add
+    up is sure. When no combination adds up, the rows as chosen disagree with what is written,
+    which the caller says (a row passed as sure may be misread, or the table added up wrong)."""
+    read = [[{abs(r.value): r.score for r in cell if r.value is not None} for cell in line] for line in totals]
+    written = [k for k, line in enumerate(read) if any(line)]
+    if not written or len(choices) != len(rules.slots) or any(not c.options for c in choices.values()):
+        return TotalsCheck(choices, bool(written), True)
+    values = tuple(tuple(frozenset(cell) for cell in line) for line in read)
+    stage_of = {n: {rules.stage_of(o.game) for o in c.options} for n, c in choices.items()}
+    if all(k in written for k in (0, 1)) and all(len(s) == 1 for s in stage_of.values()):
+        groups = [([n for n in choices if stage_of[n] == {k}], k) for k in (0, 1)]
+    else:
+        groups = [(list(choices), 2 if 2 in written else written[0])]
+    out = dict(choices)
+    settled: list[int] = []
+    agree = True
+    for rows, line in groups:
+        if line != 2 and any(line not in (rules.stage_of(o.game), 2) for n in rows for o in choices[n].options):
+            continue
+        marginals = _weigh(rules, {n: choices[n] for n in rows}, read[line])
+        if marginals is None:
+            agree = False
+            continue
+        for n, (option, share) in marginals.items():
+            if share >= SURE and not choices[n].sure:
+                rest = tuple(o for o in choices[n].options if o is not option)
+                out[n] = RowChoice((option, *rest), True, option is not choices[n].options[0] or choices[n].changed,
+                                   choices[n].tried)
+                settled.append(n)
+    return TotalsCheck(out, True, agree, tuple(sorted(settled)), values)
+
+
+def _weigh(rules: Rules, choices: dict[int, RowChoice], line: list[dict[int, float]]
+           ) -> dict[int, tuple[Option, float]] | None:
+    """Each unsure row's likeliest reading given that the rows add up to ``line`` (each player's
+    total as read; an empty one says nothing), with its share; None when no combination adds up."""
+    import itertools
+
+    players = rules.players
+    unsure = [n for n in sorted(choices) if not choices[n].sure]
+    fixed = [sum(choices[n].options[0].cells[j] for n in choices if n not in unsure) for j in range(players)]
+    options = [choices[n].options for n in unsure]
+    if math.prod(len(o) for o in options) > TOTALS_BUDGET:
+        options = [o[:2] for o in options]
+        if math.prod(len(o) for o in options) > TOTALS_BUDGET:
+            return {}
+    weights: dict[tuple[int, int], float] = {}
+    total = 0.0
+    found = []
+    for combo in itertools.product(*(range(len(o)) for o in options)):
+        sums = list(fixed)
+        score = 0.0
+        for k, i in enumerate(combo):
+            option = options[k][i]
+            score += math.log(max(option.share, 1e-12))
+            sums = [a + b for a, b in zip(sums, option.cells)]
+        score += sum(line[j].get(abs(sums[j]), -math.inf) for j in range(players) if line[j])
+        if score > -math.inf:
+            found.append((score, combo))
+    if not found:
+        return None
+    top = max(s for s, _c in found)
+    for score, combo in found:
+        w = math.exp(score - top)
+        total += w
+        for k, i in enumerate(combo):
+            weights[(k, i)] = weights.get((k, i), 0.0) + w
+    out = {}
+    for k, n in enumerate(unsure):
+        i = max(range(len(options[k])), key=lambda i: weights.get((k, i), 0.0))  # noqa: B023
+        out[n] = (options[k][i], weights.get((k, i), 0.0) / total)
+    return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kingsheet.core.i18n import _
+from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Order, Rules
 from kingsheet.files.edits import append_deals, new_game_text
@@ -104,4 +104,15 @@ def summary(sheet: SheetRead) -> list[str]:
         else:
             mark = "? " + _("confirm ({confidence} % sure)").format(confidence=round(r.choice.confidence * 100))
         lines.append(f"{r.number:>3}  {label:<14} {cells}   {mark}")
+    totals = sheet.totals
+    if totals is not None and totals.written:
+        if not totals.agree:
+            lines.append("✗ " + _("the totals written on the sheet do not add up with the rows as read: check the rows "
+                                  "and the totals"))
+        elif totals.settled:
+            lines.append(ngettext("✓ the totals written on the sheet settle row {rows}",
+                                  "✓ the totals written on the sheet settle rows {rows}", len(totals.settled)).format(
+                rows=", ".join(map(str, totals.settled))))
+        else:
+            lines.append("✓ " + _("the rows add up to the totals written on the sheet"))
     return lines

@@ -4,6 +4,7 @@ them. Every failure is one sentence that says what the photo lacks."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -188,5 +189,5 @@ def read_page(path: Path) -> tuple[Code, np.ndarray]:
     return code, page
 
 
-def cells_of(page: np.ndarray, boxes: list[tuple[float, ...]]) -> list[Any]:
+def cells_of(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> list[Any]:
     return [cell(page, b) for b in boxes]

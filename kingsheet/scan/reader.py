@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kingsheet.core.i18n import _
 from kingsheet.core.rules import Order, Rules, load_rules
-from kingsheet.scan.choose import Reading, RowChoice, assign_games, choose_game_row, signed
+from kingsheet.scan.choose import Reading, RowChoice, TotalsCheck, assign_games, check_totals, choose_game_row, signed
 from kingsheet.scan.page import Code, Unreadable, cells_of, read_page
 
 
@@ -36,11 +36,12 @@ class SheetRead:
     rules: Rules
     code: Code
     rows: tuple[RowRead, ...]
+    totals: TotalsCheck | None = None  # what the ИТОГО lines written on the sheet said
 
 
 def read_sheet(photos: Sequence[Path]) -> SheetRead:
     """Every page of one blank (in any order), read and checked row by row."""
-    from kingsheet.render.pdf import blank_layout, ordered_games
+    from kingsheet.render.pdf import blank_boxes, ordered_games
     from kingsheet.scan.digits import readings
 
     pages = [(path, *read_page(path)) for path in photos]
@@ -59,7 +60,7 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
             rules=rules.id))
     fixed = rules.order is Order.FIXED
     games = ordered_games(rules)
-    layout = blank_layout(rules, first.named, first.lang)
+    layout, total_boxes = blank_boxes(rules, first.named, first.lang)
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     by_page = {code.page: page for _path, code, page in pages}
     read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {}
@@ -82,8 +83,13 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         firsts[number] = gid, tuple(signed(rules, gid, max(c, key=lambda r: r.score).value) or 0 for c in cands)
     if not fixed:
         choices = assign_games(rules, choices)
+    totals = None
+    if total_boxes and total_boxes[0].page in by_page:
+        written_totals = [[readings(c) for c in cells_of(by_page[b.page], b.cells)] for b in total_boxes]
+        totals = check_totals(rules, choices, written_totals)
+        choices = totals.choices
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
-    return SheetRead(rules, first, rows)
+    return SheetRead(rules, first, rows, totals)
 
 
 def _first_game(game_cell: list[Reading], games: list[str]) -> str:

@@ -43,16 +43,17 @@ class Written(NamedTuple):
 
 
 def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.Random, lang: str = "ru",
-                 deals: int | None = None) -> tuple[list[Image.Image], list[Written]]:
+                 deals: int | None = None, totals: bool = False) -> tuple[list[Image.Image], list[Written]]:
     """The blank's pages with a simulated legal game written in by ``hand`` (a font's path, or a
     hand of handwriting.py), and the game's rows. On an ordered blank the game column holds the
-    game's number, as the blank asks."""
+    game's number, as the blank asks; ``totals``: the ИТОГО lines are filled in at the end, each
+    player's sums (−, +, all) as the table adds them up."""
     from kingsheet.core.rules import Order, load_rules
     from kingsheet.core.simulate import play_game
-    from kingsheet.render.pdf import blank_layout, ordered_games
+    from kingsheet.render.pdf import blank_boxes, ordered_games
 
     rules = load_rules(rules_id)
-    layout = blank_layout(rules, False, lang)
+    layout, total_boxes = blank_boxes(rules, False, lang)
     pages = [Image.open(io.BytesIO(b)).convert("L") for b in blank_pages(rules_id, lang)]
     writer = FontHand(hand) if isinstance(hand, Path) else hand
     px = DPI / 25.4
@@ -76,6 +77,15 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
                 continue  # a zero left empty
             write(box, str(abs(value)) if value >= 0 or rng.random() < 0.75 else f"-{abs(value)}")
         rows.append(Written(played.game, played.points))
+    if totals and total_boxes and len(rows) == len(rules.slots):
+        sums = [[sum(r.points[j] for r in rows if rules.stage_of(r.game) == stage) for j in range(rules.players)]
+                for stage in (0, 1)]
+        sums.append([a + b for a, b in zip(*sums)])
+        for where, line in zip(total_boxes, sums):
+            page = pages[where.page - 1]
+            for value, (x0, y0, x1, y1) in zip(line, where.cells):
+                text = str(abs(value)) if value >= 0 or rng.random() < 0.6 else f"-{abs(value)}"
+                writer.write(page, (x0 * px, y0 * px, x1 * px, y1 * px), text, rng, ink=rng.randint(10, 70))
     return pages, rows
 
 
