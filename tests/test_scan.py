@@ -286,3 +286,18 @@ def test_the_totals_written_at_the_end_are_read_and_checked(tmp_path, runner, mo
     res = runner.invoke(cli.app, ["scan", str(path), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В,Г"])
     assert res.exit_code == 1 and "the totals on the sheet disagree with the rows" in res.output
     assert "do not add up with the rows as read" in res.output and (tmp_path / "g.toml").exists()
+
+
+@pytest.mark.parametrize("turn", [90, 180, 270])
+def test_a_photo_taken_sideways_or_upside_down_reads_the_same(tmp_path, turn):
+    """The QR code sits by the page's bottom left mark: it tells which way up the page is."""
+    from PIL import Image
+
+    from kingsheet.scan.reader import read_sheet
+
+    path, truth = photo(tmp_path, seed=12, deals=4)
+    turned = tmp_path / f"turned-{turn}.jpg"
+    Image.open(path).rotate(turn, expand=True).save(turned, quality=92)
+    upright, sideways = read_sheet([path]), read_sheet([turned])
+    assert [(r.game, r.cells) for r in sideways.rows] == [(r.game, r.cells) for r in upright.rows]
+    assert sum((r.game, r.cells) == t for r, t in zip(sideways.rows, truth)) >= 3

@@ -60,14 +60,17 @@ def load(path: Path) -> np.ndarray:
     return np.asarray(img)
 
 
-def find_code(gray: np.ndarray, where: str) -> Code:
+def find_code(gray: np.ndarray, where: str) -> tuple[Code, tuple[float, float]]:
+    """The sheet's code and where its centre is in the photo."""
     import zxingcpp
 
     for img in (gray, _sharpened(gray)):
         for result in zxingcpp.read_barcodes(img):
             code = parse_code(result.text)
             if code is not None:
-                return code
+                pos = result.position
+                corners = (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)
+                return code, (sum(c.x for c in corners) / 4, sum(c.y for c in corners) / 4)
     raise Unreadable(_("{where}: the sheet's QR code cannot be read (is the whole page in the photo, and sharp?)")
                      .format(where=where))
 
@@ -137,6 +140,14 @@ def find_marks(gray: np.ndarray, where: str) -> np.ndarray:
     return np.asarray(quad / scale)
 
 
+def upright(marks: np.ndarray, code_at: tuple[float, float]) -> np.ndarray:
+    """The marks in the page's own order (top left, top right, bottom right, bottom left), however
+    the photo was turned: the QR code sits by the bottom left mark, and a photo keeps the marks'
+    clockwise order."""
+    k = int(np.argmin(((marks - np.array(code_at, np.float32)) ** 2).sum(axis=1)))
+    return np.asarray(np.roll(marks, 3 - k, axis=0))
+
+
 def straighten(gray: np.ndarray, marks: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:
     """The page seen from straight above, PX pixels a millimetre."""
     import cv2
@@ -181,8 +192,8 @@ def read_page(path: Path) -> tuple[Code, np.ndarray]:
     """A photo → its code and the straightened page."""
     gray = load(path)
     where = str(path)
-    code = find_code(gray, where)
-    marks = find_marks(gray, where)
+    code, at = find_code(gray, where)
+    marks = upright(find_marks(gray, where), at)
     page = straighten(gray, marks, page_size(code.players))
     if sharpness(page) < 15:
         raise Unreadable(_("{where}: the photo is too blurred to read").format(where=where))
