@@ -430,6 +430,7 @@ class _ScanTally:
             any_flag |= not r.choice.sure
             n["flagged"] += not r.choice.sure
             wrong_unflagged |= r.choice.sure and not right
+        any_flag |= sheet.totals is not None and not sheet.totals.agree  # the command says so, exit 1
         n["right"] += ok_sheet
         n["clean"] += ok_sheet and not any_flag
         n["clean_totals" if totals else "clean_bare"] += ok_sheet and not any_flag

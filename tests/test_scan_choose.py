@@ -253,3 +253,19 @@ def test_the_totals_are_only_a_checksum_of_a_whole_game():
     half = {n: sure(g, c) for n, (g, c) in rows.items() if n <= 6}
     check = check_totals(rules, half, totals_of(rules, rows))
     assert check.agree and check.settled == ()
+
+
+def test_one_total_that_does_not_add_up_is_taken_for_misread_two_are_not():
+    """A misread row breaks at least two totals (its sum is fixed, so two of its cells change);
+    one total off is the reader misreading that total, not a reason to doubt the rows."""
+    from kingsheet.scan.choose import check_totals
+
+    rules = load_rules("blank-4")
+    rows = a_game("blank-4", 8)
+    choices = {n: sure(g, c) for n, (g, c) in rows.items()}
+    one_off = totals_of(rules, rows)
+    one_off[2][1] = [Reading(999, 0.0)]
+    assert check_totals(rules, choices, one_off).agree
+    two_off = totals_of(rules, rows)
+    two_off[2][1] = two_off[0][3] = [Reading(999, 0.0)]
+    assert not check_totals(rules, choices, two_off).agree

@@ -231,13 +231,14 @@ class TotalsCheck:
     read: tuple[tuple[frozenset[int], ...], ...] = ()  # each line's totals as they may be read
 
     def adds_up(self, rules: Rules, rows: Sequence[tuple[str, tuple[int, ...]]]) -> bool:
-        """Whether these rows (game, cells), e.g. as a person confirmed them, add up to the totals."""
+        """Whether these rows (game, cells), e.g. as a person confirmed them, add up to the totals
+        (but one, taken for misread)."""
+        missed = 0
         for k, line in enumerate(self.read):
             for j, values in enumerate(line):
                 have = sum(cells[j] for game, cells in rows if k == 2 or rules.stage_of(game) == k)
-                if values and abs(have) not in values:
-                    return False
-        return True
+                missed += bool(values) and abs(have) not in values
+        return missed <= TOLERATED
 
 
 def check_totals(rules: Rules, choices: dict[int, RowChoice],
@@ -255,37 +256,47 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     values = tuple(tuple(frozenset(cell) for cell in line) for line in read)
     stage_of = {n: {rules.stage_of(o.game) for o in c.options} for n, c in choices.items()}
     if all(k in written for k in (0, 1)) and all(len(s) == 1 for s in stage_of.values()):
-        groups = [([n for n in choices if stage_of[n] == {k}], k) for k in (0, 1)]
+        groups = [([n for n in choices if stage_of[n] == {k}], [k]) for k in (0, 1)]  # smaller: a stage each
     else:
-        groups = [(list(choices), 2 if 2 in written else written[0])]
+        groups = [(list(choices), written)]
     out = dict(choices)
     settled: list[int] = []
-    agree = True
-    for rows, line in groups:
-        if line != 2 and any(line not in (rules.stage_of(o.game), 2) for n in rows for o in choices[n].options):
-            continue
-        marginals = _weigh(rules, {n: choices[n] for n in rows}, read[line])
-        if marginals is None:
-            agree = False
-            continue
+    for rows, lines in groups:
+        marginals = _weigh(rules, {n: choices[n] for n in rows}, {k: read[k] for k in lines})
         for n, (option, share) in marginals.items():
             if share >= SURE and not choices[n].sure:
                 rest = tuple(o for o in choices[n].options if o is not option)
                 out[n] = RowChoice((option, *rest), True, option is not choices[n].options[0] or choices[n].changed,
                                    choices[n].tried)
                 settled.append(n)
-    return TotalsCheck(out, True, agree, tuple(sorted(settled)), values)
+    check = TotalsCheck(out, True, True, tuple(sorted(settled)), values)
+    final = [(c.options[0].game, c.options[0].cells) for c in out.values()]
+    return replace(check, agree=check.adds_up(rules, final))
 
 
-def _weigh(rules: Rules, choices: dict[int, RowChoice], line: list[dict[int, float]]
-           ) -> dict[int, tuple[Option, float]] | None:
-    """Each unsure row's likeliest reading given that the rows add up to ``line`` (each player's
-    total as read; an empty one says nothing), with its share; None when no combination adds up."""
+#: A total the rows do not add up to (misread, or added up wrong at the table) costs this much
+#: (a log-probability): the combinations that add up to the most totals count.
+MISSED_TOTAL = -12.0
+#: One total that does not add up is taken for a misread total: a misread row changes at least two
+#: cells (its sum is fixed), so it breaks at least two totals.
+TOLERATED = 1
+
+
+def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[dict[int, float]]]
+           ) -> dict[int, tuple[Option, float]]:
+    """Each unsure row's likeliest reading given that the rows add up to the totals as read (line
+    0: the − stage, 1: the + stage, 2: all; each player's total, an empty one says nothing), with
+    its share."""
     import itertools
 
     players = rules.players
+
+    def adds(option: Option, line: int) -> bool:
+        return line == 2 or rules.stage_of(option.game) == line
+
     unsure = [n for n in sorted(choices) if not choices[n].sure]
-    fixed = [sum(choices[n].options[0].cells[j] for n in choices if n not in unsure) for j in range(players)]
+    fixed = {k: [sum(choices[n].options[0].cells[j] for n in choices
+                     if n not in unsure and adds(choices[n].options[0], k)) for j in range(players)] for k in lines}
     options = [choices[n].options for n in unsure]
     if math.prod(len(o) for o in options) > TOTALS_BUDGET:
         options = [o[:2] for o in options]
@@ -295,17 +306,17 @@ def _weigh(rules: Rules, choices: dict[int, RowChoice], line: list[dict[int, flo
     total = 0.0
     found = []
     for combo in itertools.product(*(range(len(o)) for o in options)):
-        sums = list(fixed)
+        sums = {k: list(v) for k, v in fixed.items()}
         score = 0.0
         for k, i in enumerate(combo):
             option = options[k][i]
             score += math.log(max(option.share, 1e-12))
-            sums = [a + b for a, b in zip(sums, option.cells)]
-        score += sum(line[j].get(abs(sums[j]), -math.inf) for j in range(players) if line[j])
-        if score > -math.inf:
-            found.append((score, combo))
-    if not found:
-        return None
+            for line in lines:
+                if adds(option, line):
+                    sums[line] = [a + b for a, b in zip(sums[line], option.cells)]
+        for line, read in lines.items():
+            score += sum(read[j].get(abs(sums[line][j]), MISSED_TOTAL) for j in range(players) if read[j])
+        found.append((score, combo))
     top = max(s for s, _c in found)
     for score, combo in found:
         w = math.exp(score - top)

@@ -50,47 +50,92 @@ def segment(cell: np.ndarray) -> list[np.ndarray]:
     return [] if found is None else _cut(cell, found[0], found[1])
 
 
-#: How much less likely a cut through a piece is than the piece being one digit (a log-probability).
+#: How much less likely another division of the ink is than the plain one (a log-probability).
 SPLIT_COST = math.log(4)
+
+Piece = tuple[int, int, int, int, frozenset[int]]  # a box (x0, y0, x1, y1) and the ink components in it
 
 
 def segmentations(cell: np.ndarray) -> list[tuple[float, list[np.ndarray]]]:
-    """The ways a cell may divide into digits, each with its log-prior: as its ink's pieces fall,
-    and with a wide piece cut in two where its ink is thinnest (two digits written touching)."""
-    found = _pieces(cell)
-    if found is None:
-        return []
-    binary, boxes = found
-    out = [(0.0, _cut(cell, binary, boxes))]
-    for k, (x0, y0, x1, y1) in enumerate(boxes[:3]):
-        w, h = x1 - x0, y1 - y0
-        if w < 0.75 * h or len(boxes) >= 3:
-            continue
-        column_ink = (binary[y0:y1, x0:x1] > 0).sum(axis=0)
-        lo, hi = int(w * 0.3), int(w * 0.7) + 1
-        at = x0 + lo + int(np.argmin(column_ink[lo:hi]))
-        halves = [[x0, y0, at, y1], [at, y0, x1, y1]]
-        out.append((-SPLIT_COST, _cut(cell, binary, [*boxes[:k], *halves, *boxes[k + 1:]])))
+    """The ways a cell may divide into digits, each with its log-prior: as its ink's pieces fall
+    (strokes that overlap left to right taken for one digit); with such strokes kept apart (digits
+    of a slanted hand overlap); with a wide piece cut in two where its ink is thinnest (two digits
+    written touching); and all of these again with a slanted hand stood upright."""
+    out = _divisions(cell)
+    upright = _upright(cell)
+    if upright is not None:
+        out += [(prior - SPLIT_COST / 2, digits) for prior, digits in _divisions(upright)]
     return out
 
 
-def _cut(cell: np.ndarray, binary: np.ndarray, boxes: list[list[int]]) -> list[np.ndarray]:
+#: Slants tried (x moves this much a pixel up); a hand leaning more than MIN_SLANT is stood upright.
+SLANTS = np.linspace(-0.7, 0.7, 15)
+MIN_SLANT = 0.15
+
+
+def _upright(cell: np.ndarray) -> np.ndarray | None:
+    """The cell with its handwriting's slant taken out (the shear that makes the ink's columns
+    most concentrated), or None when it hardly leans."""
+    import cv2
+
+    ink = cell < min(200.0, float(np.percentile(cell, 75)) - 60)
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 20:
+        return None
+    h, w = cell.shape
+    mid = h / 2
+    best, slant = -1.0, 0.0
+    for s in SLANTS:
+        cols = np.bincount(np.round(xs + s * (ys - mid)).astype(np.int64) + w, minlength=3 * w)
+        score = float((cols.astype(np.float64) ** 2).sum())
+        if score > best:
+            best, slant = score, float(s)
+    if abs(slant) < MIN_SLANT:
+        return None
+    pad = int(abs(slant) * h / 2) + 2
+    matrix = np.array([[1, slant, pad - slant * mid], [0, 1, 0]], np.float32)
+    return np.asarray(cv2.warpAffine(cell, matrix, (w + 2 * pad, h), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REPLICATE))
+
+
+def _divisions(cell: np.ndarray) -> list[tuple[float, list[np.ndarray]]]:
+    found = _pieces(cell)
+    if found is None:
+        return []
+    labels, pieces, apart = found
+    out = [(0.0, _cut(cell, labels, pieces))]
+    if len(apart) > len(pieces):
+        out.append((-SPLIT_COST, _cut(cell, labels, apart)))
+    for k, (x0, y0, x1, y1, ids) in enumerate(pieces[:3]):
+        w, h = x1 - x0, y1 - y0
+        if w < 0.75 * h or len(pieces) >= 3:
+            continue
+        column_ink = np.isin(labels[y0:y1, x0:x1], list(ids)).sum(axis=0)
+        lo, hi = int(w * 0.3), int(w * 0.7) + 1
+        at = x0 + lo + int(np.argmin(column_ink[lo:hi]))
+        halves: list[Piece] = [(x0, y0, at, y1, ids), (at, y0, x1, y1, ids)]
+        out.append((-SPLIT_COST, _cut(cell, labels, [*pieces[:k], *halves, *pieces[k + 1:]])))
+    return out
+
+
+def _cut(cell: np.ndarray, labels: np.ndarray, pieces: list[Piece]) -> list[np.ndarray]:
     digits = []
-    for x0, y0, x1, y1 in boxes[:3]:
-        mask = binary[y0:y1, x0:x1] > 0
+    for x0, y0, x1, y1, ids in pieces[:3]:
+        mask = np.isin(labels[y0:y1, x0:x1], list(ids))
         ys, xs = np.nonzero(mask)
         if len(xs) == 0:
             continue
         mask = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-        y0, x0 = y0 + ys.min(), x0 + xs.min()
+        top, left = y0 + ys.min(), x0 + xs.min()
         piece = np.full(mask.shape, 255, np.uint8)
-        piece[mask] = cell[y0:y0 + mask.shape[0], x0:x0 + mask.shape[1]][mask]
+        piece[mask] = cell[top:top + mask.shape[0], left:left + mask.shape[1]][mask]
         digits.append(piece)
     return digits
 
 
-def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[list[int]]] | None:
-    """The cell's ink (binary) and the boxes of its digits, left to right; None: an empty cell."""
+def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | None:
+    """The cell's ink components (labels) and its digits, left to right: strokes that overlap left
+    to right merged, and (the third) the tall ones kept apart. None: an empty cell."""
     import cv2
 
     h, w = cell.shape
@@ -102,8 +147,8 @@ def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[list[int]]] | None:
     strong = int((cell < paper_level - 90).sum())
     if strong < max(12, cell.size * 0.002):
         return None  # nothing clearly darker than the paper's own grain: an empty cell
-    count, _labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    boxes = []
+    count, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    boxes: list[Piece] = []
     for k in range(1, count):
         x, y, bw, bh, area = (int(v) for v in stats[k])
         if area < max(6, h * w * 0.004) or bh < h * 0.22:
@@ -112,16 +157,20 @@ def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[list[int]]] | None:
             continue  # the remains of a grid line (a digit may run from the cell's top to its bottom)
         if bw <= max(3, w * 0.04) and (x == 0 or x + bw >= w) and bh > h * 0.6:
             continue  # a cell's own side, straight and thin at its edge
-        boxes.append([x, y, x + bw, y + bh])
-    boxes.sort()
-    merged: list[list[int]] = []
+        boxes.append((x, y, x + bw, y + bh, frozenset({k})))
+    boxes.sort(key=lambda b: b[:4])
+    merged: list[Piece] = []
     for b in boxes:  # strokes that overlap in x belong to one digit
         if merged and b[0] < merged[-1][2] - 0.35 * (b[2] - b[0]):
             m = merged[-1]
-            merged[-1] = [min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3])]
+            merged[-1] = (min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3]), m[4] | b[4])
         else:
             merged.append(b)
-    return (binary, merged) if merged else None
+    tall = max((b[3] - b[1] for b in boxes), default=0)
+    apart = [b for b in boxes if b[3] - b[1] >= 0.6 * tall]  # a stroke as tall as a digit may be one
+    if not merged:
+        return None
+    return labels, merged, apart if len(apart) <= 3 and len(apart) > len(merged) else merged
 
 
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -85,7 +85,7 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         choices = assign_games(rules, choices)
     totals = None
     if total_boxes and total_boxes[0].page in by_page:
-        written_totals = [[readings(c) for c in cells_of(by_page[b.page], b.cells)] for b in total_boxes]
+        written_totals = [[readings(c, top=30) for c in cells_of(by_page[b.page], b.cells)] for b in total_boxes]
         totals = check_totals(rules, choices, written_totals)
         choices = totals.choices
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
