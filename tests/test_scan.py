@@ -301,3 +301,25 @@ def test_a_photo_taken_sideways_or_upside_down_reads_the_same(tmp_path, turn):
     upright, sideways = read_sheet([path]), read_sheet([turned])
     assert [(r.game, r.cells) for r in sideways.rows] == [(r.game, r.cells) for r in upright.rows]
     assert sum((r.game, r.cells) == t for r, t in zip(sideways.rows, truth)) >= 3
+
+
+def test_a_hand_that_leans_hard_and_joins_its_digits_is_still_read():
+    """«146» leaning hard, its digits written into each other (one piece of ink): the cell is also
+    read stood upright and cut in three where the ink is thinnest, and 146 is among its readings."""
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFont
+
+    from kingsheet.scan.digits import _upright, readings, segment
+
+    font = ImageFont.truetype(str(FONT), 60)
+    cell = Image.new("L", (260, 90), 240)
+    draw = ImageDraw.Draw(cell)
+    x = 60.0
+    for ch in "146":
+        draw.text((x, 10), ch, font=font, fill=20)
+        left, _t, right, _b = draw.textbbox((x, 10), ch, font=font)
+        x += (right - left) * 0.85
+    slant = 0.6
+    pixels = np.asarray(cell.transform(cell.size, Image.AFFINE, (1, slant, -slant * 45, 0, 1, 0), fillcolor=240))
+    assert len(segment(pixels)) == 1 and _upright(pixels) is not None
+    assert 146 in [r.value for r in readings(pixels)]

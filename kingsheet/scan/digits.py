@@ -108,13 +108,17 @@ def _divisions(cell: np.ndarray) -> list[tuple[float, list[np.ndarray]]]:
         out.append((-SPLIT_COST, _cut(cell, labels, apart)))
     for k, (x0, y0, x1, y1, ids) in enumerate(pieces[:3]):
         w, h = x1 - x0, y1 - y0
-        if w < 0.75 * h or len(pieces) >= 3:
-            continue
         column_ink = np.isin(labels[y0:y1, x0:x1], list(ids)).sum(axis=0)
-        lo, hi = int(w * 0.3), int(w * 0.7) + 1
-        at = x0 + lo + int(np.argmin(column_ink[lo:hi]))
-        halves: list[Piece] = [(x0, y0, at, y1, ids), (at, y0, x1, y1, ids)]
-        out.append((-SPLIT_COST, _cut(cell, labels, [*pieces[:k], *halves, *pieces[k + 1:]])))
+        for parts in (2, 3):  # two or three digits written touching
+            if w < (0.75 if parts == 2 else 1.3) * h or len(pieces) + parts - 1 > 3:
+                continue
+            cuts = [x0]
+            for m in range(1, parts):  # each cut where the ink is thinnest, near its share of the width
+                lo, hi = int(w * (m - 0.4) / parts), int(w * (m + 0.4) / parts) + 1
+                cuts.append(x0 + lo + int(np.argmin(column_ink[lo:hi])))
+            cuts.append(x1)
+            split: list[Piece] = [(a, y0, b, y1, ids) for a, b in zip(cuts, cuts[1:])]
+            out.append((-SPLIT_COST * (parts - 1), _cut(cell, labels, [*pieces[:k], *split, *pieces[k + 1:]])))
     return out
 
 
