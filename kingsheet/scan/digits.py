@@ -110,15 +110,30 @@ def _divisions(cell: np.ndarray) -> list[tuple[float, list[np.ndarray]]]:
         w, h = x1 - x0, y1 - y0
         column_ink = np.isin(labels[y0:y1, x0:x1], list(ids)).sum(axis=0)
         for parts in (2, 3):  # two or three digits written touching
-            if w < (0.75 if parts == 2 else 1.3) * h or len(pieces) + parts - 1 > 3:
+            if w < (0.7 if parts == 2 else 1.3) * h or len(pieces) + parts - 1 > 3:
                 continue
-            cuts = [x0]
-            for m in range(1, parts):  # each cut where the ink is thinnest, near its share of the width
-                lo, hi = int(w * (m - 0.4) / parts), int(w * (m + 0.4) / parts) + 1
-                cuts.append(x0 + lo + int(np.argmin(column_ink[lo:hi])))
-            cuts.append(x1)
-            split: list[Piece] = [(a, y0, b, y1, ids) for a, b in zip(cuts, cuts[1:])]
-            out.append((-SPLIT_COST * (parts - 1), _cut(cell, labels, [*pieces[:k], *split, *pieces[k + 1:]])))
+            for choice in range(3 if parts == 2 else 1):  # two digits: the three thinnest places
+                cuts = [x0]
+                for m in range(1, parts):  # each cut where the ink is thin, near its share of the width
+                    lo, hi = int(w * (m - 0.4) / parts), int(w * (m + 0.4) / parts) + 1
+                    order = _thinnest(column_ink[lo:hi])
+                    if choice >= len(order):
+                        break
+                    cuts.append(x0 + lo + order[choice])
+                else:
+                    cuts.append(x1)
+                    split: list[Piece] = [(a, y0, b, y1, ids) for a, b in zip(cuts, cuts[1:])]
+                    out.append((-SPLIT_COST * (parts - 1 + choice / 2),
+                                _cut(cell, labels, [*pieces[:k], *split, *pieces[k + 1:]])))
+    return out
+
+
+def _thinnest(ink: np.ndarray) -> list[int]:
+    """Places to cut, thinnest ink first, at least three columns apart."""
+    out: list[int] = []
+    for at in np.argsort(ink, kind="stable"):
+        if all(abs(int(at) - o) >= 3 for o in out):
+            out.append(int(at))
     return out
 
 
@@ -155,8 +170,8 @@ def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | N
     boxes: list[Piece] = []
     for k in range(1, count):
         x, y, bw, bh, area = (int(v) for v in stats[k])
-        if area < max(6, h * w * 0.004) or bh < h * 0.22:
-            continue  # a speck, or a minus sign (flat)
+        if (area < max(6, h * w * 0.004) and bh < h * 0.35) or bh < h * 0.22:
+            continue  # a speck (a thin pen's 1 is tall, not a speck), or a minus sign (flat)
         if (bw > w * 0.9 and area < bw * bh * 0.3) or (bh > h * 0.92 and bw < w * 0.06):
             continue  # the remains of a grid line (a digit may run from the cell's top to its bottom)
         if bw <= max(3, w * 0.04) and (x == 0 or x + bw >= w) and bh > h * 0.6:
