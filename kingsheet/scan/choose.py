@@ -24,8 +24,11 @@ BUDGET = 3000
 #: accepted readings found ...
 SURE = 0.9
 #: ... and the rules did not have to go further from the reader's own first reading than this
-#: (a log-probability): a row the reader found unlikely is confirmed by a person.
+#: (a log-probability): a row the reader found unlikely is confirmed by a person ...
 STRETCH = 3.0
+#: ... and the reader itself gives the reading at least this (a log-probability: 5 %); else the
+#: truth may be a reading it never proposed, and the one accepted reading found is no proof.
+FLOOR = math.log(0.05)
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class Option:
     game: str
     cells: tuple[int, ...]  # signed
     share: float  # of the probability of all the accepted readings found
+    score: float = 0.0  # its log-probability by the reader (the game's number and the cells)
 
 
 @dataclass(frozen=True)
@@ -145,9 +149,9 @@ def _verdict(found: _Search, wanted: int) -> RowChoice:
     top = ranked[0][0]
     weights = [math.exp(s - top) for s, _g, _c in ranked]
     total = sum(weights)
-    options = tuple(Option(g, c, w / total) for w, (_s, g, c) in zip(weights, ranked))
+    options = tuple(Option(g, c, w / total, s) for w, (s, g, c) in zip(weights, ranked))
     assert found.first is not None
-    sure = options[0].share >= SURE and found.first[0] - top <= STRETCH
+    sure = options[0].share >= SURE and found.first[0] - top <= STRETCH and top >= FLOOR
     return RowChoice(options, sure, (options[0].game, options[0].cells) != found.first[1:], found.tried)
 
 
@@ -250,6 +254,7 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     up is sure. When no combination adds up, the rows as chosen disagree with what is written,
     which the caller says (a row passed as sure may be misread, or the table added up wrong)."""
     read = [[{abs(r.value): r.score for r in cell if r.value is not None} for cell in line] for line in totals]
+    strong = [[dict(sorted(cell.items(), key=lambda vs: -vs[1])[:STRONG]) for cell in line] for line in read]
     written = [k for k, line in enumerate(read) if any(line)]
     if not written or len(choices) != len(rules.slots) or any(not c.options for c in choices.values()):
         return TotalsCheck(choices, bool(written), True)
@@ -262,7 +267,7 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     out = dict(choices)
     settled: list[int] = []
     for rows, lines in groups:
-        marginals = _weigh(rules, {n: choices[n] for n in rows}, {k: read[k] for k in lines})
+        marginals = _weigh(rules, {n: choices[n] for n in rows}, {k: strong[k] for k in lines})
         for n, (option, share) in marginals.items():
             if share >= SURE and not choices[n].sure:
                 rest = tuple(o for o in choices[n].options if o is not option)
@@ -274,19 +279,19 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     return replace(check, agree=check.adds_up(rules, final))
 
 
-#: A total the rows do not add up to (misread, or added up wrong at the table) costs this much
-#: (a log-probability): the combinations that add up to the most totals count.
-MISSED_TOTAL = -12.0
 #: One total that does not add up is taken for a misread total: a misread row changes at least two
 #: cells (its sum is fixed), so it breaks at least two totals.
 TOLERATED = 1
+#: To settle rows, every total must be one of its cell's few likeliest readings (a total matched
+#: only by a far-fetched reading is chance).
+STRONG = 3
 
 
 def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[dict[int, float]]]
            ) -> dict[int, tuple[Option, float]]:
-    """Each unsure row's likeliest reading given that the rows add up to the totals as read (line
-    0: the − stage, 1: the + stage, 2: all; each player's total, an empty one says nothing), with
-    its share."""
+    """Each unsure row's likeliest reading among the combinations that add up to every total as read
+    (line 0: the − stage, 1: the + stage, 2: all; each player's total, an empty one says nothing),
+    with its share; {} when none does."""
     import itertools
 
     players = rules.players
@@ -304,7 +309,7 @@ def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[di
             return {}
     weights: dict[tuple[int, int], float] = {}
     total = 0.0
-    found = []
+    found: list[tuple[float, tuple[int, ...]]] = []
     for combo in itertools.product(*(range(len(o)) for o in options)):
         sums = {k: list(v) for k, v in fixed.items()}
         score = 0.0
@@ -315,8 +320,14 @@ def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[di
                 if adds(option, line):
                     sums[line] = [a + b for a, b in zip(sums[line], option.cells)]
         for line, read in lines.items():
-            score += sum(read[j].get(abs(sums[line][j]), MISSED_TOTAL) for j in range(players) if read[j])
-        found.append((score, combo))
+            for j in range(players):
+                if read[j]:
+                    value = read[j].get(abs(sums[line][j]))
+                    score += -math.inf if value is None else value
+        if score > -math.inf:
+            found.append((score, combo))
+    if not found:
+        return {}  # nothing adds up to every total as firmly read: the totals settle nothing
     top = max(s for s, _c in found)
     for score, combo in found:
         w = math.exp(score - top)
