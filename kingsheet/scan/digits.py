@@ -201,8 +201,10 @@ def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _pool(x: np.ndarray) -> np.ndarray:
-    b, c, h, w = x.shape
-    return np.asarray(x[:, :, :h // 2 * 2, :w // 2 * 2].reshape(b, c, h // 2, 2, w // 2, 2).max(axis=(3, 5)))
+    """2 × 2 max pooling (four strided views: far faster than a reduction over a reshape)."""
+    h, w = x.shape[2] // 2 * 2, x.shape[3] // 2 * 2
+    return np.asarray(np.maximum(np.maximum(x[:, :, 0:h:2, 0:w:2], x[:, :, 1:h:2, 0:w:2]),
+                                 np.maximum(x[:, :, 0:h:2, 1:w:2], x[:, :, 1:h:2, 1:w:2])))
 
 
 class Model:

@@ -64,13 +64,16 @@ def find_code(gray: np.ndarray, where: str) -> tuple[Code, tuple[float, float]]:
     """The sheet's code and where its centre is in the photo."""
     import zxingcpp
 
-    for img in (gray, _sharpened(gray)):
+    import cv2
+
+    half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    for img, scale in ((half, 2.0), (gray, 1.0), (_sharpened(gray), 1.0)):  # half size first: 4 × faster
         for result in zxingcpp.read_barcodes(img):
             code = parse_code(result.text)
             if code is not None:
                 pos = result.position
                 corners = (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)
-                return code, (sum(c.x for c in corners) / 4, sum(c.y for c in corners) / 4)
+                return code, (sum(c.x for c in corners) / 4 * scale, sum(c.y for c in corners) / 4 * scale)
     raise Unreadable(_("{where}: the sheet's QR code cannot be read (is the whole page in the photo, and sharp?)")
                      .format(where=where))
 
