@@ -62,9 +62,8 @@ def load(path: Path) -> np.ndarray:
 
 def find_code(gray: np.ndarray, where: str) -> tuple[Code, tuple[float, float]]:
     """The sheet's code and where its centre is in the photo."""
-    import zxingcpp
-
     import cv2
+    import zxingcpp
 
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     for img, scale in ((half, 2.0), (gray, 1.0), (_sharpened(gray), 1.0)):  # half size first: 4 × faster
