@@ -269,3 +269,35 @@ def test_one_total_that_does_not_add_up_is_taken_for_misread_two_are_not():
     two_off = totals_of(rules, rows)
     two_off[2][1] = two_off[0][3] = [Reading(999, 0.0)]
     assert not check_totals(rules, choices, two_off).agree
+
+
+def test_a_game_never_played_in_a_whole_sheet_casts_doubt_on_the_rows_that_may_be_it():
+    """ordered, all 14 deals read: Кинг twice (one sure, one the next reading of a row that had
+    Кинг first), Мальчики never. The row that may be Мальчики is not passed as sure."""
+    from kingsheet.render.pdf import ordered_games
+    from kingsheet.scan.choose import Option, RowChoice, assign_games
+
+    rules = load_rules("ordered")
+    games = ordered_games(rules)
+    row = (-16, 0, 0, 0)
+    choices = {n: RowChoice((Option(g, (0, 0, 0, 0), 0.99),), True, False, 1) for n, g in enumerate(games, 1)}
+    boys, king = games.index("boys") + 1, games.index("king") + 1
+    choices[boys] = RowChoice((Option("king", row, 0.99), Option("boys", row, 0.01)), True, False, 2)
+    choices[king] = RowChoice((Option("king", row, 0.98), Option("last", row, 0.02)), True, False, 2)
+    out = assign_games(rules, choices)
+    assert out[boys].game == "king" and not out[boys].sure
+    assert all(out[n].sure for n in choices if n not in (boys, king))
+
+
+def test_totals_that_do_not_add_up_point_at_the_row_whose_other_reading_would():
+    from kingsheet.scan.choose import Option, RowChoice, check_totals
+
+    rules = load_rules("blank-4")
+    rows = a_game("blank-4", 9)
+    n = next(n for n, (_g, c) in rows.items() if tuple(reversed(c)) != c)
+    game, cells = rows[n]
+    choices = {m: sure(g, c) for m, (g, c) in rows.items()}
+    choices[n] = RowChoice((Option(game, tuple(reversed(cells)), 0.97), Option(game, cells, 0.03)), True, False, 2)
+    check = check_totals(rules, choices, totals_of(rules, rows))
+    assert not check.agree and check.suspects == (n,)
+    assert not check.choices[n].sure and check.choices[n].alternatives[0] == cells

@@ -216,6 +216,14 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
         if fits[0] is not choice.options[0]:
             rest = tuple(o for o in choice.options if o is not fits[0])
             out[n] = RowChoice((fits[0], *rest), False, True, choice.tried)
+    for g, left in room.items():  # a whole group with a game never played: a row that may be it is unsure
+        members = [n for n in choices if group[n] == g]
+        if len(members) < sum(Counter(rules.per_round if rules.order is Order.ORDERED_PLAYER
+                                      else rules.slots).values()):
+            continue
+        for n in members:
+            if any(left[o.game] > 0 for o in out[n].options[1:]):
+                out[n] = replace(out[n], sure=False)
     return out
 
 
@@ -233,6 +241,7 @@ class TotalsCheck:
     agree: bool  # the rows add up to every total written (always True when none is)
     settled: tuple[int, ...] = ()  # rows the totals made sure of
     read: tuple[tuple[frozenset[int], ...], ...] = ()  # each line's totals as they may be read
+    suspects: tuple[int, ...] = ()  # rows whose other reading would make them add up (then unsure)
 
     def adds_up(self, rules: Rules, rows: Sequence[tuple[str, tuple[int, ...]]]) -> bool:
         """Whether these rows (game, cells), e.g. as a person confirmed them, add up to the totals
@@ -275,8 +284,19 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
                                    choices[n].tried)
                 settled.append(n)
     check = TotalsCheck(out, True, True, tuple(sorted(settled)), values)
-    final = [(c.options[0].game, c.options[0].cells) for c in out.values()]
-    return replace(check, agree=check.adds_up(rules, final))
+    final = {n: (c.options[0].game, c.options[0].cells) for n, c in out.items()}
+    if check.adds_up(rules, list(final.values())):
+        return check
+    # the simplest explanation: one row read otherwise, as another of its readings
+    suspects = []
+    for n, choice in sorted(out.items()):
+        for option in choice.options[1:]:
+            if check.adds_up(rules, [(option.game, option.cells) if m == n else row for m, row in final.items()]):
+                rest = tuple(o for o in choice.options[1:] if o is not option)
+                out[n] = RowChoice((choice.options[0], option, *rest), False, choice.changed, choice.tried)
+                suspects.append(n)
+                break
+    return replace(check, choices=out, agree=False, suspects=tuple(suspects))
 
 
 #: One total that does not add up is taken for a misread total: a misread row changes at least two

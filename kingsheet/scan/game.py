@@ -106,7 +106,13 @@ def summary(sheet: SheetRead) -> list[str]:
         lines.append(f"{r.number:>3}  {label:<14} {cells}   {mark}")
     totals = sheet.totals
     if totals is not None and totals.written:
-        if not totals.agree:
+        if not totals.agree and totals.suspects:
+            lines.append("✗ " + ngettext(
+                "the totals written on the sheet do not add up with the rows as read; row {rows} read otherwise "
+                "would make them add up", "the totals written on the sheet do not add up with the rows as read; "
+                "rows {rows}, each read otherwise, would make them add up", len(totals.suspects)).format(
+                rows=", ".join(map(str, totals.suspects))))
+        elif not totals.agree:
             lines.append("✗ " + _("the totals written on the sheet do not add up with the rows as read: check the rows "
                                   "and the totals"))
         elif totals.settled:
