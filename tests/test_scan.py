@@ -323,3 +323,57 @@ def test_a_hand_that_leans_hard_and_joins_its_digits_is_still_read():
     pixels = np.asarray(cell.transform(cell.size, Image.AFFINE, (1, slant, -slant * 45, 0, 1, 0), fillcolor=240))
     assert len(segment(pixels)) == 1 and _upright(pixels) is not None
     assert 146 in [r.value for r in readings(pixels)]
+
+
+def test_the_summary_and_the_file_say_what_each_row_and_the_totals_came_to():
+    """Every mark of the printed summary and the file: a sure row, one to confirm, one no reading of
+    which the rules allow (kept as read, forced); and each thing the totals can say."""
+    from dataclasses import replace
+
+    from kingsheet.core.rules import load_rules
+    from kingsheet.scan.choose import Option, RowChoice, TotalsCheck
+    from kingsheet.scan.game import row_fields, summary
+    from kingsheet.scan.page import Code
+    from kingsheet.scan.reader import RowRead, SheetRead
+
+    rules = load_rules("blank-4")
+    sure = RowChoice((Option("tricks", (-4, -4, -4, -4), 0.99),), True, False, 1)
+    unsure = RowChoice((Option("hearts", (-4, -6, -6, 0), 0.6), Option("hearts", (-6, -4, -6, 0), 0.4)), False, False, 2)
+    none = RowChoice((), False, False, 9)
+    rows = (RowRead(1, "tricks", sure, (-4, -4, -4, -4)), RowRead(2, "hearts", unsure, (-4, -6, -6, 0)),
+            RowRead(3, "boys", none, (-4, -4, -4, -2)))
+    sheet = SheetRead(rules, Code("blank-4", {"boys": "jacks"}, 4, False, "ru", "x", 1), rows)
+    lines = summary(sheet)
+    assert lines[0].endswith("✓") and "confirm (60 % sure)" in lines[1] and "no reading the rules allow" in lines[2]
+    assert row_fields(rules, rows[2]) == {"game": "boys", "points": [-4, -4, -4, -2], "forced": True,
+                                          "note": "scan: read as −4 −4 −4 −2, which the rules do not allow; correct it"}
+    assert "also possible: −6 −4 −6 0" in row_fields(rules, rows[1])["note"]
+    check = TotalsCheck({}, True, True)
+    said = {
+        "agree": summary(replace(sheet, totals=check))[-1],
+        "settled": summary(replace(sheet, totals=replace(check, settled=(2,))))[-1],
+        "disagree": summary(replace(sheet, totals=replace(check, agree=False)))[-1],
+        "suspect": summary(replace(sheet, totals=replace(check, agree=False, suspects=(2,))))[-1],
+    }
+    assert said["agree"] == "✓ the rows add up to the totals written on the sheet"
+    assert said["settled"] == "✓ the totals written on the sheet settle row 2"
+    assert said["disagree"].startswith("✗ the totals written on the sheet do not add up")
+    assert said["suspect"].endswith("row 2 read otherwise would make them add up")
+    assert summary(replace(sheet, totals=replace(check, written=False)))[-1] == lines[-1]
+
+
+def test_a_row_typed_at_the_terminal_that_is_not_a_row_is_asked_again(tmp_path):
+    from kingsheet.core.rules import load_rules
+    from kingsheet.scan.choose import Option, RowChoice
+    from kingsheet.scan.game import confirm
+    from kingsheet.scan.page import Code
+    from kingsheet.scan.reader import RowRead, SheetRead
+
+    row = (-4, -6, -6, 0)
+    unsure = RowChoice((Option("tricks", row, 0.6), Option("tricks", (-6, -4, -6, 0), 0.4)), False, False, 2)
+    sheet = SheetRead(load_rules("blank-4"), Code("blank-4", {}, 4, False, "ru", "x", 1),
+                      (RowRead(1, "tricks", unsure, row),))
+    answers = iter(["x y z", "-4 -4 -4 -4 -4", ""])
+    said: list[str] = []
+    assert confirm(sheet, lambda prompt: next(answers), said.append) == {1: ("tricks", row)}
+    assert sum(s.startswith("✗") for s in said) == 2

@@ -301,3 +301,23 @@ def test_totals_that_do_not_add_up_point_at_the_row_whose_other_reading_would():
     check = check_totals(rules, choices, totals_of(rules, rows))
     assert not check.agree and check.suspects == (n,)
     assert not check.choices[n].sure and check.choices[n].alternatives[0] == cells
+
+
+def test_too_many_rows_to_weigh_against_the_totals_settle_nothing():
+    """Thirteen unsure rows of three readings each: more combinations than TOTALS_BUDGET even with
+    two readings each; the totals are still checked, but settle nothing."""
+    from kingsheet.scan.choose import Option, RowChoice, check_totals
+
+    rules = load_rules("blank-4")
+    rows = a_game("blank-4", 10)
+    choices = {n: RowChoice((Option(g, c, 0.5), Option(g, c, 0.3), Option(g, c, 0.2)), False, False, 3)
+               for n, (g, c) in rows.items()}
+    choices[13] = choices[12]  # one more than the game has: not a whole game
+    check = check_totals(rules, choices, totals_of(rules, rows))
+    assert check.settled == () and check.agree
+    extra = load_rules("king-14")
+    many = a_game("king-14", 10)
+    wide = {n: RowChoice((Option(g, c, 0.5), Option(g, c, 0.3), Option(g, c, 0.2)), False, False, 3)
+            for n, (g, c) in many.items()}
+    check = check_totals(extra, wide, totals_of(extra, many))
+    assert check.settled == () and check.agree
