@@ -26,9 +26,10 @@ SURE = 0.9
 #: ... and the rules did not have to go further from the reader's own first reading than this
 #: (a log-probability): a row the reader found unlikely is confirmed by a person ...
 STRETCH = 3.0
-#: ... and the reader itself gives the reading at least this (a log-probability: 5 %); else the
-#: truth may be a reading it never proposed, and the one accepted reading found is no proof.
-FLOOR = math.log(0.05)
+#: ... and the reader itself gives the reading at least this (a log-probability: 15 %); else the
+#: truth may be a reading it never proposed (a stroke it missed, which the rules then "find" in a
+#: neighbouring cell), and the one accepted reading found is no proof.
+FLOOR = math.log(0.15)
 
 
 @dataclass(frozen=True)
