@@ -199,8 +199,8 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
         group = {n: n % rules.players for n in choices}  # the same player orders every n-th deal
     else:
         return choices
-    room = {g: Counter(rules.per_round if rules.order is Order.ORDERED_PLAYER else rules.slots)
-            for g in set(group.values())}
+    share = Counter(rules.per_round if rules.order is Order.ORDERED_PLAYER else rules.slots)  # one group's games
+    room = {g: Counter(share) for g in set(group.values())}
     holders: dict[tuple[int, str], list[int]] = {}
     out = dict(choices)
     for n in sorted(choices, key=lambda n: -choices[n].confidence):
@@ -219,8 +219,7 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
             out[n] = RowChoice((fits[0], *rest), False, True, choice.tried)
     for g, left in room.items():  # a whole group with a game never played: a row that may be it is unsure
         members = [n for n in choices if group[n] == g]
-        if len(members) < sum(Counter(rules.per_round if rules.order is Order.ORDERED_PLAYER
-                                      else rules.slots).values()):
+        if len(members) < sum(share.values()):
             continue
         for n in members:
             if any(left[o.game] > 0 for o in out[n].options[1:]):
