@@ -113,18 +113,21 @@ class DigitsHand:
         free = max(0.0, (x1 - x0) - total - 0.1 * h)
         x = x0 + 0.05 * h + free * rng.uniform(0.2, 1.0)
         top = y0 + (h - height) * rng.uniform(0.3, 0.7)
-        arr = np.asarray(page, np.float32).copy()
+        # only the cell and a margin is copied out and pasted back (a page is millions of pixels)
+        ox, oy = max(0, int(x0 - h)), max(0, int(y0 - h))
+        area = (ox, oy, min(page.width, int(x1 + h)), min(page.height, int(y1 + h)))
+        arr = np.asarray(page.crop(area), np.float32).copy()
         for piece, width in zip(pieces, widths):
             if piece is None:
-                yy = int(top + height * 0.5)
-                arr[yy:yy + max(2, int(h * 0.04)), int(x):int(x + width * 0.8)] = ink
+                yy = int(top + height * 0.5) - oy
+                arr[yy:yy + max(2, int(h * 0.04)), int(x) - ox:int(x + width * 0.8) - ox] = ink
             else:
                 dark = 255 - (255 - np.asarray(piece, np.float32)) * (255 - ink) / 255
-                px, py = int(x), int(top + rng.uniform(-0.05, 0.05) * h)
+                px, py = int(x) - ox, int(top + rng.uniform(-0.05, 0.05) * h) - oy
                 region = arr[py:py + piece.height, px:px + piece.width]
                 np.minimum(region, dark[:region.shape[0], :region.shape[1]], out=region)
             x += width + gap
-        page.paste(Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)))
+        page.paste(Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)), area[:2])
 
 
 def glyph(text: str, font_path: Path, rng: random.Random, size: int = 48) -> np.ndarray:

@@ -1,0 +1,145 @@
+"""Digits as the reader meets them: cut by kingsheet's own pipeline from synthetic phone photos of
+blanks filled in by *training* hands (TRAIN_FONTS, TRAIN_GOOGLE, MNIST's training writers), each
+labelled with what was written. Clean renderings teach the shapes; these teach the photo: the
+perspective, blur, JPEG, the straightening and the cell's cut.
+
+    python tools/scan/photo_set.py SHEETS FIRST_SEED OUT.npz     # SHEETS photos, two processes
+
+A cell whose ink falls into exactly as many pieces as digits were written gives its pieces, a
+digit each, in order. Digits written touching (one piece) give the cut of them that the current
+model finds likeliest to be what was written, if any is at all likely. Held-out hands never come
+here.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import random
+import sys
+from multiprocessing import Pool
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
+
+from handwriting import TRAIN_FONTS, DigitsHand, FontHand, available  # noqa: E402
+from sources import TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
+
+#: The blanks written on: every kind of layout the reader knows (fixed, ordered, two pages).
+TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56", "minsk", "three-30", "five-40",
+             "classic-52", "six-48")
+
+
+def hands() -> list[FontHand | DigitsHand]:
+    fonts = [FontHand(f) for f in available(TRAIN_FONTS) + google_fonts(TRAIN_GOOGLE)]
+    images, labels = mnist("train")
+    writers = [DigitsHand("mnist-train", images, labels)] if len(images) else []
+    return fonts + writers * max(1, len(fonts) // 2)  # a third of the sheets by MNIST's writers
+
+
+def sheet_digits(seed: int, misses: list[tuple[str, list[int]]] | None = None
+                 ) -> tuple[list[np.ndarray], list[int], int, int]:
+    """One photographed sheet's digits (normalised for the network) and labels; also how many
+    written cells there were (a zero left empty not counted) and how many of them divided as
+    written; ``misses``: each cell that did not, its text and its divisions' digit counts."""
+    import tempfile
+
+    from synth import filled_sheet, photograph
+
+    from kingsheet.core.rules import Order, load_rules
+    from kingsheet.render.pdf import blank_boxes, ordered_games
+    from kingsheet.scan.digits import _divisions, _upright, model, normalize
+    from kingsheet.scan.page import cells_of, read_page
+
+    rng = random.Random(seed)
+    all_hands = _HANDS
+    template = TEMPLATES[rng.randrange(len(TEMPLATES))]
+    rules = load_rules(template)
+    pages, truth = filled_sheet(template, all_hands[rng.randrange(len(all_hands))], rng,
+                                deals=None if rng.random() < 0.7 else rng.randint(1, len(rules.slots)))
+    layout, _totals = blank_boxes(rules, False, "ru")
+    numbers = {gid: k for k, gid in enumerate(ordered_games(rules), 1)}
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    cells = matched = 0
+    with tempfile.TemporaryDirectory() as d:
+        read = {}
+        for k, page in enumerate(pages):
+            path = Path(d) / f"p{k}.jpg"
+            path.write_bytes(photograph(page, rng))
+            try:
+                code, straight = read_page(path)
+            except Exception:  # noqa: BLE001 - a photo the reader refuses teaches nothing
+                continue
+            read[code.page] = straight
+    for n, written in enumerate(truth, 1):
+        boxes = layout[n]
+        if boxes.page not in read:
+            continue
+        texts = [str(abs(v)) for v in written.points]
+        wanted = list(boxes.cells)
+        if rules.order is not Order.FIXED:
+            texts.insert(0, str(numbers[written.game]))
+            wanted.insert(0, boxes.game)
+        for text, cell in zip(texts, cells_of(read[boxes.page], wanted)):
+            cells += 1
+            ways = _divisions(cell)
+            upright = _upright(cell)
+            if upright is not None:
+                ways += _divisions(upright)[:1]
+            if not ways and text == "0":
+                cells -= 1  # a zero left empty, as the blank allows
+                continue
+            got = False
+            for prior, digits in ways:
+                if prior == 0.0 and len(digits) == len(text):  # the plain division, as written
+                    xs += [normalize(p) for p in digits]
+                    ys += [int(ch) for ch in text]
+                    got = True
+            matched += got
+            cut = [np.stack([normalize(p) for p in digits]) for prior, digits in ways
+                   if prior < 0 and len(digits) == len(text) > 1]
+            if not got and cut:  # touching digits: the cut the model itself finds likeliest for the truth
+                want = [int(ch) for ch in text]
+                fits = [float(model().log_probs(c)[range(len(want)), want].sum()) for c in cut]
+                best = int(np.argmax(fits))
+                if fits[best] > len(want) * math.log(0.05):
+                    xs += list(cut[best])
+                    ys += want
+            if not got and misses is not None:
+                misses.append((text, [len(d) for _p, d in ways]))
+    return xs, ys, cells, matched
+
+
+_HANDS: list[FontHand | DigitsHand] = []
+
+
+def _init() -> None:
+    _HANDS[:] = hands()
+
+
+def main() -> None:
+    sheets, first, out = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    cells = matched = 0
+    with Pool(2, initializer=_init) as pool:
+        for k, (x, y, c, m) in enumerate(pool.imap_unordered(sheet_digits, range(first, first + sheets)), 1):
+            xs += x
+            ys += y
+            cells += c
+            matched += m
+            if k % 50 == 0:
+                print(f"{k}/{sheets} sheets, {len(xs)} digits; cells divided as written {matched / cells:.1%}",
+                      flush=True)
+    buf = io.BytesIO()
+    np.savez_compressed(buf, x=np.stack(xs).astype(np.float16), y=np.array(ys))
+    out.write_bytes(buf.getvalue())
+    print(f"{len(xs)} digits from {sheets} photographed sheets → {out}; cells divided as written {matched / cells:.1%}")
+
+
+if __name__ == "__main__":
+    main()
