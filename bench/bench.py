@@ -353,13 +353,14 @@ def bench_serve(quick: bool) -> None:
             proc.wait(10)
 
 
-def bench_scan(quick: bool) -> None:
+def bench_scan(quick: bool, sheets: int = 40, first: int = 1000) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
     hands held out from training, then photographed as a phone would. Nothing here was used to build
     the reader. Three kinds of held-out hand, each reported alone and together:
     Debian's handwriting fonts held out (tools/scan/handwriting.py: HELD_OUT_FONTS), Google Fonts
     handwriting held out (tools/scan/sources.py: HELD_OUT_GOOGLE), and MNIST's test digits, written
-    by people other than those of the training digits (tools/scan/sources.py)."""
+    by people other than those of the training digits (tools/scan/sources.py). Sheet k of a group is
+    made from seed ``first + k`` (``--scan-sheets``, ``--scan-seed``: fresh sheets, never looked at)."""
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
     from handwriting import HELD_OUT_FONTS, DigitsHand, FontHand, available
     from sources import HELD_OUT_GOOGLE, google_fonts, mnist
@@ -377,12 +378,12 @@ def bench_scan(quick: bool) -> None:
               "fonts-rufscript; python tools/scan/sources.py)")
     if not groups:
         return
-    sheets = 6 if quick else 40
+    sheets = 6 if quick else sheets
     total = _ScanTally("all")
     for name, hands in groups:
         tally = _ScanTally(f"{name} ({len(hands)} held-out fonts)" if len(hands) > 1 else name)
         for k in range(sheets):
-            tally.photo(hands[k % len(hands)], k)
+            tally.photo(hands[k % len(hands)], k, first + k)
         tally.report(sheets)
         total.add(tally)
     if len(groups) > 1:
@@ -398,14 +399,14 @@ class _ScanTally:
                                 "flagged", "clean_totals", "clean_bare"), 0)
         self.times: list[float] = []
 
-    def photo(self, hand: object, k: int) -> None:
+    def photo(self, hand: object, k: int, seed: int) -> None:
         import random
 
         from synth import filled_sheet, photograph
 
         from kingsheet.scan.reader import read_sheet
 
-        rng = random.Random(1000 + k)
+        rng = random.Random(seed)
         totals = k % 2 == 1  # every other table fills in the ИТОГО lines at the end
         pages, truth = filled_sheet(self.TEMPLATES[k % len(self.TEMPLATES)], hand, rng,  # type: ignore[arg-type]
                                     totals=totals)
@@ -463,9 +464,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("sections", nargs="*", default=list(SECTIONS))
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
+    ap.add_argument("--scan-sheets", type=int, default=40, help="scan: sheets per kind of hand")
+    ap.add_argument("--scan-seed", type=int, default=1000, help="scan: the first sheet's seed")
     args = ap.parse_args()
     for name in args.sections:
-        SECTIONS[name](args.quick)
+        if name == "scan":
+            bench_scan(args.quick, args.scan_sheets, args.scan_seed)
+        else:
+            SECTIONS[name](args.quick)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import pytest
 
 pytest.importorskip("cv2")
 pytest.importorskip("zxingcpp")
+import numpy as np  # noqa: E402
 
 from conftest import ROOT
 
@@ -377,3 +378,35 @@ def test_a_row_typed_at_the_terminal_that_is_not_a_row_is_asked_again(tmp_path):
     said: list[str] = []
     assert confirm(sheet, lambda prompt: next(answers), said.append) == {1: ("tricks", row)}
     assert sum(s.startswith("✗") for s in said) == 2
+
+
+def test_digits_cut_from_a_photo_for_training_are_labelled_as_written():
+    """tools/scan/photo_set.py: the pipeline's own cuts of a photographed sheet, each labelled with
+    the digit written there; the shipped model agrees with nearly every label (a wrong label would
+    teach the network to misread)."""
+    import photo_set
+    from handwriting import FontHand
+
+    from kingsheet.scan.digits import SIZE, model
+
+    photo_set._HANDS[:] = [FontHand(FONT)]
+    misses: list = []
+    xs, ys, cells, matched = photo_set.sheet_digits(3, misses)
+    assert len(xs) == len(ys) >= 40 and all(x.shape == (SIZE * SIZE,) for x in xs)
+    assert cells >= 20 and matched + len(misses) == cells
+    read = model().log_probs(np.stack(xs)).argmax(1)
+    assert (read == np.array(ys)).mean() >= 0.95
+
+
+def test_the_temperature_undoes_a_network_that_is_too_sure():
+    """train.temperature: log-probabilities made three times too sharp are found to be so."""
+    from train import temperature
+
+    rng = np.random.default_rng(1)
+    logits = rng.normal(0, 1.5, (4000, 10))
+    y = np.array([rng.choice(10, p=np.exp(z) / np.exp(z).sum()) for z in logits])  # honest: y drawn from softmax(z)
+    sharp = 3 * logits
+    sharp = sharp - np.log(np.exp(sharp).sum(axis=1, keepdims=True))
+    assert 2.6 <= temperature(sharp, y) <= 3.4
+    honest = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+    assert 0.85 <= temperature(honest, y) <= 1.15

@@ -172,22 +172,22 @@ def tune() -> None:
         cx, cy = data["x"].astype(np.float32), data["y"]
     print(f"photos kept aside ({len(cx)} digits): {accuracy(start, cx, cy):.2%} before", flush=True)
     weights = train(x, y, epochs=4, start=start, lr=5e-4)
-    t = temperature(weights, cx, cy)
+    t = temperature(Model({k: weights[k].astype(np.float32) for k in LAYERS}).log_probs(cx), cy)
     weights["f2"], weights["f2b"] = weights["f2"] / t, weights["f2b"] / t
     print(f"photos kept aside: {accuracy(weights, cx, cy):.2%} after; temperature {t:.2f}")
     report(weights, x, y)
 
 
-def temperature(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> float:
-    """The T that makes softmax(logits / T) likeliest on (x, y): above 1, the network was too sure."""
-    lp = Model({k: weights[k].astype(np.float32) for k in LAYERS}).log_probs(x)
+def temperature(lp: np.ndarray, y: np.ndarray) -> float:
+    """The T that makes softmax(logits / T) likeliest for the labels y, given the network's
+    log-probabilities lp (logits up to a constant a row): above 1, the network was too sure."""
 
     def nll(t: float) -> float:
         z = lp / t
         z = z - z.max(axis=1, keepdims=True)
         return float(-(z[np.arange(len(y)), y] - np.log(np.exp(z).sum(axis=1))).mean())
 
-    return min(np.arange(0.5, 4.0, 0.02), key=nll)
+    return float(min(np.arange(0.5, 4.0, 0.02), key=nll))
 
 
 def report(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> None:
