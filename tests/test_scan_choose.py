@@ -321,3 +321,30 @@ def test_too_many_rows_to_weigh_against_the_totals_settle_nothing():
             for n, (g, c) in many.items()}
     check = check_totals(extra, wide, totals_of(extra, many))
     assert check.settled == () and check.agree
+
+
+def test_a_game_never_played_casts_doubt_on_a_row_whose_cells_fit_it_though_its_number_was_read_otherwise():
+    """ordered-56, one player's fourteen deals: «Девочки (+)» (11) read as «Взятки» (1), sure of its
+    number, and the real Взятки row read as something else. No reading of that row names
+    Девочки (+), but its cells fit it: the row is flagged, with Девочки (+) among its alternatives."""
+    from kingsheet.render.pdf import ordered_games
+    from kingsheet.scan.choose import Option, RowChoice, assign_games
+
+    rules = load_rules("ordered-56")
+    games = ordered_games(rules)
+    rows = a_game("ordered-56", 3)
+    mine = {n: rows[n] for n in rows if n % 4 == 2}  # the same player orders deals 2, 6, 10, ...
+    choices = {n: RowChoice((Option(g, c, 0.99),), True, False, 1) for n, (g, c) in mine.items()}
+    girls_plus = next(n for n, (g, _c) in mine.items() if g == "girls+")
+    tricks = next(n for n, (g, _c) in mine.items() if g == "tricks")
+    cells = mine[girls_plus][1]
+    as_tricks = tuple(-v for v in cells)
+    choices[girls_plus] = RowChoice((Option("tricks", as_tricks, 0.96), Option("girls", as_tricks, 0.04)), True,
+                                    False, 2)
+    choices[tricks] = RowChoice((Option("hearts", mine[tricks][1], 0.99),), True, False, 1)
+    assert "girls+" in games
+    out = assign_games(rules, choices)
+    assert not out[girls_plus].sure
+    assert ("girls+", cells) in [(o.game, o.cells) for o in out[girls_plus].options]
+    # the rows the missing game cannot be (their cells do not fit it) stay as they were
+    assert sum(not c.sure for c in out.values()) < len(out)

@@ -217,13 +217,22 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
         if fits[0] is not choice.options[0]:
             rest = tuple(o for o in choice.options if o is not fits[0])
             out[n] = RowChoice((fits[0], *rest), False, True, choice.tried)
+    players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     for g, left in room.items():  # a whole group with a game never played: a row that may be it is unsure
         members = [n for n in choices if group[n] == g]
-        if len(members) < sum(share.values()):
+        missing = [game for game, k in left.items() if k > 0]
+        if len(members) < sum(share.values()) or not missing:
             continue
         for n in members:
             if any(left[o.game] > 0 for o in out[n].options[1:]):
                 out[n] = replace(out[n], sure=False)
+            elif out[n].options:  # its cells may be the missing game's, though its number was read otherwise
+                cells = out[n].options[0].cells
+                fit = [Option(game, re_signed, 0.0, -math.inf) for game in missing
+                       if not row_problems(rules, game, re_signed := tuple(
+                           signed(rules, game, abs(v)) or 0 for v in cells), players, number=n)]
+                if fit:
+                    out[n] = replace(out[n], options=(*out[n].options, *fit), sure=False)
     return out
 
 
