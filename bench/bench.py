@@ -353,7 +353,7 @@ def bench_serve(quick: bool) -> None:
             proc.wait(10)
 
 
-def bench_scan(quick: bool, sheets: int = 40, first: int = 1000) -> None:
+def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
     hands held out from training, then photographed as a phone would. Nothing here was used to build
     the reader. Three kinds of held-out hand, each reported alone and together:
@@ -384,10 +384,10 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000) -> None:
         tally = _ScanTally(f"{name} ({len(hands)} held-out fonts)" if len(hands) > 1 else name)
         for k in range(sheets):
             tally.photo(hands[k % len(hands)], k, first + k)
-        tally.report(sheets)
+        tally.report(sheets, raw)
         total.add(tally)
     if len(groups) > 1:
-        total.report(sheets * len(groups))
+        total.report(sheets * len(groups), raw)
 
 
 class _ScanTally:
@@ -442,10 +442,13 @@ class _ScanTally:
             self.n[key] += value
         self.times += other.times
 
-    def report(self, sheets: int) -> None:
+    def report(self, sheets: int, raw: bool = False) -> None:
+        import json
         import statistics
 
         n = self.n
+        if raw:  # the counts themselves, to add up runs made apart (e.g. one a core)
+            print(json.dumps({"name": self.name, "sheets": sheets, **n, "times": self.times}))
         print(f"scan, {self.name}: {sheets} photos of {', '.join(self.TEMPLATES)}: cells right (digits alone) "
               f"{n['cells_right'] / n['cells']:.1%}; rows right {n['before'] / n['rows']:.1%} before the rules "
               f"choose, {n['after'] / n['rows']:.1%} after; rows to confirm {n['flagged'] / n['rows']:.1%}; sheets "
@@ -466,10 +469,11 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
     ap.add_argument("--scan-sheets", type=int, default=40, help="scan: sheets per kind of hand")
     ap.add_argument("--scan-seed", type=int, default=1000, help="scan: the first sheet's seed")
+    ap.add_argument("--scan-raw", action="store_true", help="scan: also print the counts as JSON")
     args = ap.parse_args()
     for name in args.sections:
         if name == "scan":
-            bench_scan(args.quick, args.scan_sheets, args.scan_seed)
+            bench_scan(args.quick, args.scan_sheets, args.scan_seed, args.scan_raw)
         else:
             SECTIONS[name](args.quick)
 
