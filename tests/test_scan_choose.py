@@ -183,8 +183,18 @@ def test_each_player_orders_each_game_once_on_the_long_blank():
     sure = RowChoice((Option("king", row, 0.99), Option("last", row, 0.01)), True, False, 2)
     unsure = RowChoice((Option("king", row, 0.8), Option("last", row, 0.2)), False, False, 2)
     out = assign_games(rules, {1: sure, 5: unsure, 2: unsure})
-    assert out[1].game == "king" and out[5].game == "last" and not out[5].sure and not out[1].sure
+    assert out[1].game == "king" and out[5].game == "last"
     assert out[2].game == "king"  # another player's turn: their own King
+    # King at 99 % in deal 1, at 80 % in deal 5: deal 5 is Две последние at 0.99·0.2 / (0.99·0.2 +
+    # 0.01·0.8) = 96 %: both sure. At 90 % in deal 1, 0.9·0.2 / (0.9·0.2 + 0.1·0.8) = 69 %: both flagged.
+    assert out[1].sure and out[5].sure and out[5].changed
+    less = RowChoice((Option("king", row, 0.9), Option("last", row, 0.1)), False, False, 2)
+    out = assign_games(rules, {1: less, 5: unsure})
+    assert out[1].game == "king" and out[5].game == "last" and not out[5].sure and not out[1].sure
+    # a reading the reader itself hardly gave (below FLOOR) is not made sure by the count alone
+    faint = RowChoice((Option("king", row, 0.8, -0.1), Option("last", row, 0.2, math.log(0.05))), False, False, 2)
+    out = assign_games(rules, {1: sure, 5: faint})
+    assert out[5].game == "last" and not out[5].sure
 
 
 # ---- the ИТОГО lines a table writes: a checksum of each player's column --------------------------

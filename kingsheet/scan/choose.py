@@ -187,8 +187,10 @@ def choose_game_row(rules: Rules, game_cell: Sequence[Reading], games: Sequence[
 def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
     """An ordered blank as a whole: each game is played a set number of times at the table (or
     by each player, who orders in turn). Rows are given their games surest first; a row whose
-    likeliest game is already used up takes its next reading that fits. Both are then unsure:
-    one of them is misread, and which one is for a person to say."""
+    likeliest game is already used up takes its next reading that fits. Both are then unsure
+    (one of them is misread, and which one is for a person to say) unless the rows holding the
+    game are far surer of it than this row is (Кинг at 99 % in one row, at 80 % in another that
+    may be Две последние: the second is Две последние, at 96 %)."""
     from collections import Counter
 
     from kingsheet.core.rules import Order, Turn
@@ -207,16 +209,26 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
         choice = choices[n]
         left = room[group[n]]
         fits = [o for o in choice.options if left[o.game] > 0]
+        settled = False
         if choice.options and (not fits or fits[0] is not choice.options[0]):
-            for held in holders.get((group[n], choice.options[0].game), []):
-                out[held] = replace(out[held], sure=False)
+            wanted = choice.options[0]
+            held = holders.get((group[n], wanted.game), [])
+            # either the rows holding the game are what they were read and this row is its next
+            # reading, or one of them is not and this row is the game: sure only when the first is
+            # far likelier (the shares are the reader's calibrated probabilities, weighed by the rules)
+            kept = math.prod(out[h].options[0].share for h in held) * (fits[0].share if fits else 0.0)
+            given = sum(1 - out[h].options[0].share for h in held) * wanted.share
+            settled = bool(fits) and kept >= SURE * (kept + given)
+            if not settled:
+                for h in held:
+                    out[h] = replace(out[h], sure=False)
         if not fits:
             continue
         left[fits[0].game] -= 1
         holders.setdefault((group[n], fits[0].game), []).append(n)
         if fits[0] is not choice.options[0]:
             rest = tuple(o for o in choice.options if o is not fits[0])
-            out[n] = RowChoice((fits[0], *rest), False, True, choice.tried)
+            out[n] = RowChoice((fits[0], *rest), settled and fits[0].score >= FLOOR, True, choice.tried)
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     for g, left in room.items():  # a whole group with a game never played: a row that may be it is unsure
         members = [n for n in choices if group[n] == g]
