@@ -358,3 +358,28 @@ def test_a_game_never_played_casts_doubt_on_a_row_whose_cells_fit_it_though_its_
     assert ("girls+", cells) in [(o.game, o.cells) for o in out[girls_plus].options]
     # the rows the missing game cannot be (their cells do not fit it) stay as they were
     assert sum(not c.sure for c in out.values()) < len(out)
+
+
+def test_a_row_unsure_only_between_games_another_row_holds_far_more_surely_is_sure():
+    """ordered-56, one player's deals: deal 2 is Взятки (+) at 70 % or Черви (+) at 30 % by its
+    number; deal 6 is Черви (+) at 99 %. Each player orders Черви (+) once, so deal 2 is Взятки (+)
+    at 0.7 / (0.7 + 0.3 · 0.01) > 99 %: sure. Were deal 6 Черви (+) at 60 % only, 0.7 / (0.7 +
+    0.3 · 0.4) = 85 %: still to confirm."""
+    from kingsheet.scan.choose import Option, RowChoice, assign_games
+
+    rules = load_rules("ordered-56")
+    row = (2, 4, 4, 6)
+    two = RowChoice((Option("tricks+", row, 0.7), Option("hearts+", row, 0.3)), False, False, 2)
+    for holder_share, sure in ((0.99, True), (0.6, False)):
+        six = RowChoice((Option("hearts+", (8, 0, 0, 8), holder_share),
+                         Option("boys+", (8, 0, 0, 8), 1 - holder_share)), holder_share >= 0.9, False, 2)
+        out = assign_games(rules, {2: two, 6: six})
+        assert out[2].game == "tricks+" and out[2].sure is sure, holder_share
+        assert out[6] == six  # the surer row is left as it was
+    # another player's Черви (+) says nothing about this player's
+    other = RowChoice((Option("hearts+", (8, 0, 0, 8), 0.99),), True, False, 1)
+    assert not assign_games(rules, {2: two, 7: other})[2].sure
+    # nor does a row unsure for another reason (the reader itself gave it little) become sure
+    faint = RowChoice((Option("tricks+", row, 0.7, math.log(0.05)), Option("hearts+", row, 0.3)), False, False, 2)
+    six = RowChoice((Option("hearts+", (8, 0, 0, 8), 0.99),), True, False, 1)
+    assert not assign_games(rules, {2: faint, 6: six})[2].sure

@@ -56,6 +56,7 @@ class RowChoice:
     sure: bool
     changed: bool  # the rules chose something other than the reader's own first reading
     tried: int
+    stretch: float = 0.0  # how much less likely the choice is than the reader's first reading (a log)
 
     @property
     def cells(self) -> tuple[int, ...] | None:
@@ -152,8 +153,13 @@ def _verdict(found: _Search, wanted: int) -> RowChoice:
     total = sum(weights)
     options = tuple(Option(g, c, w / total, s) for w, (s, g, c) in zip(weights, ranked))
     assert found.first is not None
-    sure = options[0].share >= SURE and found.first[0] - top <= STRETCH and top >= FLOOR
-    return RowChoice(options, sure, (options[0].game, options[0].cells) != found.first[1:], found.tried)
+    stretch = found.first[0] - top
+    return RowChoice(options, _sure(options[0].share, top, stretch),
+                     (options[0].game, options[0].cells) != found.first[1:], found.tried, stretch)
+
+
+def _sure(share: float, score: float, stretch: float) -> bool:
+    return share >= SURE and stretch <= STRETCH and score >= FLOOR
 
 
 def choose_row(rules: Rules, game_id: str, candidates: Sequence[Sequence[Reading]], players: tuple[str, ...],
@@ -204,6 +210,7 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
     share = Counter(rules.per_round if rules.order is Order.ORDERED_PLAYER else rules.slots)  # one group's games
     room = {g: Counter(share) for g in set(group.values())}
     holders: dict[tuple[int, str], list[int]] = {}
+    doubted: set[int] = set()
     out = dict(choices)
     for n in sorted(choices, key=lambda n: -choices[n].confidence):
         choice = choices[n]
@@ -222,6 +229,8 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
             if not settled:
                 for h in held:
                     out[h] = replace(out[h], sure=False)
+                    doubted.add(h)
+                doubted.add(n)
         if not fits:
             continue
         left[fits[0].game] -= 1
@@ -229,6 +238,21 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
         if fits[0] is not choice.options[0]:
             rest = tuple(o for o in choice.options if o is not fits[0])
             out[n] = RowChoice((fits[0], *rest), settled and fits[0].score >= FLOOR, True, choice.tried)
+            doubted.add(n)
+    for n, choice in out.items():  # a row unsure only between games the others already hold far more surely
+        if choice.sure or n in doubted or not choice.options:
+            continue
+        left = room[group[n]]
+
+        def room_for(game: str) -> float:
+            mine = n in holders.get((group[n], game), [])  # noqa: B023
+            if mine or left[game] > 0:  # noqa: B023
+                return 1.0
+            return min(1.0, sum(1 - out[h].options[0].share for h in holders.get((group[n], game), [])))  # noqa: B023
+
+        weights = [o.share * room_for(o.game) for o in choice.options]
+        if weights[0] == max(weights) and _sure(weights[0] / sum(weights), choice.options[0].score, choice.stretch):
+            out[n] = replace(choice, sure=True)
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     for g, left in room.items():  # a whole group with a game never played: a row that may be it is unsure
         members = [n for n in choices if group[n] == g]
