@@ -221,7 +221,10 @@ def _pool(x: np.ndarray) -> np.ndarray:
 
 
 class Model:
-    """A small convolutional network (two convolutions with pooling, two dense layers), run in numpy."""
+    """A small convolutional network (two convolutions with pooling, two dense layers), run in numpy.
+    Its classes are the ten digits and an eleventh, "not one digit" (two digits written touching,
+    taken for one piece): a reading's probability is its digit's, so such a piece is not read as
+    some digit with confidence."""
 
     def __init__(self, weights: Any) -> None:
         self.w = weights

@@ -36,6 +36,10 @@ from sources import HELD_OUT_GOOGLE, TRAIN_GOOGLE, google_fonts, mnist  # noqa: 
 from kingsheet.scan.digits import LAYERS, SIZE, WEIGHTS, Model, normalize, segment  # noqa: E402
 
 SEED = 20261130
+#: The ten digits, and NOT_A_DIGIT: ink that is not one digit (two written touching, taken for one
+#: piece), so that the network need not call such a piece some digit with confidence.
+CLASSES = 11
+NOT_A_DIGIT = 10
 
 
 def as_input(img: np.ndarray) -> np.ndarray:
@@ -71,12 +75,13 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, start: dict[str, np.nd
     c1, c2, hidden = 32, 64, 256
     net = nn.Sequential(nn.Conv2d(1, c1, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(c1, c2, 5), nn.ReLU(),
                         nn.MaxPool2d(2), nn.Flatten(), nn.Linear(c2 * 16, hidden), nn.ReLU(), nn.Dropout(0.3),
-                        nn.Linear(hidden, 10))
+                        nn.Linear(hidden, CLASSES))
     if start is not None:
         with torch.no_grad():
             for name, layer in zip(("c1", "c2", "f1", "f2"), [m for m in net if isinstance(m, (nn.Conv2d, nn.Linear))]):
-                layer.weight.copy_(torch.tensor(start[name].astype(np.float32)))
-                layer.bias.copy_(torch.tensor(start[name + "b"].astype(np.float32)))
+                w, b = start[name].astype(np.float32), start[name + "b"].astype(np.float32)
+                layer.weight[:len(w)].copy_(torch.tensor(w))  # a network of 10 classes grows its 11th
+                layer.bias[:len(b)].copy_(torch.tensor(b))
     opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-5)
     sched = torch.optim.lr_scheduler.StepLR(opt, step_size=5 if start is None else 2, gamma=0.3)
     xt = torch.tensor(x.reshape(-1, 1, SIZE, SIZE), dtype=torch.float32)
@@ -162,10 +167,11 @@ def tune() -> None:
     mx_raw, my = mnist("train")
     pick = np.random.default_rng(SEED + 3).permutation(len(mx_raw))[:20000]
     mx = scanned_set(mx_raw[pick], my[pick], rng)
-    x = np.concatenate([px, sk_x[order[:cut]], fx, mx])
-    y = np.concatenate([py, labels[order[:cut]], fy, my[pick]])
-    print(f"tuning on {len(x)} digits ({len(px)} cut from photos, {cut} from scikit-learn, {len(fx)} from "
-          f"{len(fonts)} fonts, {len(mx)} from MNIST's training writers)", flush=True)
+    jx = touching_pairs(px, np.random.default_rng(SEED + 4), len(px) // 4)
+    x = np.concatenate([px, sk_x[order[:cut]], fx, mx, jx])
+    y = np.concatenate([py, labels[order[:cut]], fy, my[pick], np.full(len(jx), NOT_A_DIGIT)])
+    print(f"tuning on {len(x)} pieces ({len(px)} digits cut from photos, {cut} from scikit-learn, {len(fx)} from "
+          f"{len(fonts)} fonts, {len(mx)} from MNIST's training writers; {len(jx)} touching pairs)", flush=True)
     with np.load(WEIGHTS) as data:
         start = {k: data[k].astype(np.float32) for k in LAYERS}
     with np.load(CACHE / "photo-check.npz") as data:
@@ -176,6 +182,22 @@ def tune() -> None:
     weights["f2"], weights["f2b"] = weights["f2"] / t, weights["f2b"] / t
     print(f"photos kept aside: {accuracy(weights, cx, cy):.2%} after; temperature {t:.2f}")
     report(weights, x, y)
+
+
+def touching_pairs(digits: np.ndarray, rng: np.random.Generator, count: int) -> np.ndarray:
+    """``count`` pieces of ink that are two of ``digits`` (network inputs) written side by side,
+    touching or overlapping a little, normalised as one piece: what the reader sees when a cell's two
+    digits join, to be called NOT_A_DIGIT."""
+    out = []
+    for _ in range(count):
+        a, b = (digits[k].reshape(SIZE, SIZE) for k in rng.integers(len(digits), size=2))
+        a, b = (im[:, im.max(axis=0) > 0.2] for im in (a, b))
+        at = max(1, a.shape[1] + int(rng.integers(-4, 2)))  # where b starts: overlapping a little, or just apart
+        canvas = np.zeros((SIZE, max(a.shape[1], at + b.shape[1])), np.float32)
+        canvas[:, :a.shape[1]] = a
+        canvas[:, at:at + b.shape[1]] = np.maximum(canvas[:, at:at + b.shape[1]], b)
+        out.append(normalize((255 - 255 * np.clip(canvas, 0, 1)).astype(np.uint8)))
+    return np.stack(out)
 
 
 def temperature(lp: np.ndarray, y: np.ndarray) -> float:
