@@ -130,21 +130,35 @@ def main() -> None:
         print(f"training on the {len(x)} digits of {saved}", flush=True)
         report(train(x, y), x, y)
         return
-    rng = random.Random(SEED)
+    x, y, what = clean_set(random.Random(SEED), 150)
+    print(f"training on {len(x)} digits ({what})", flush=True)
+    np.savez_compressed(saved, x=x.astype(np.float16), y=y)
+    report(train(x, y), x, y)
+
+
+def sklearn_split() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """scikit-learn's digits as network inputs: 80 % to train on, the other 20 % kept back to measure."""
     images, labels = sklearn_digits()
     order = np.random.default_rng(SEED).permutation(len(images))
     cut = int(len(images) * 0.8)
-    sk_x = np.stack([normalize(im) for im in images])
+    x = np.stack([normalize(im) for im in images])
+    return x[order[:cut]], labels[order[:cut]], x[order[cut:]], labels[order[cut:]]
+
+
+def clean_set(rng: random.Random, per_font: int, mnist_sample: int | None = None
+              ) -> tuple[np.ndarray, np.ndarray, str]:
+    """The clean training digits: scikit-learn's 80 %, each training font's digits ``per_font``
+    times, MNIST's training digits (all, or a sample); and what they are, to print."""
+    sx, sy, _hx, _hy = sklearn_split()
     fonts = available(TRAIN_FONTS) + google_fonts(TRAIN_GOOGLE)
-    fx, fy = font_set(fonts, 150, rng)
+    fx, fy = font_set(fonts, per_font, rng)
     mx_raw, my = mnist("train")
+    if mnist_sample is not None:
+        pick = np.random.default_rng(SEED + 3).permutation(len(mx_raw))[:mnist_sample]
+        mx_raw, my = mx_raw[pick], my[pick]
     mx = scanned_set(mx_raw, my, rng)
-    x = np.concatenate([sk_x[order[:cut]], fx, mx])
-    y = np.concatenate([labels[order[:cut]], fy, my])
-    print(f"training on {len(x)} digits ({cut} from scikit-learn, {len(fx)} from {len(fonts)} fonts, "
-          f"{len(mx)} from MNIST's training writers)", flush=True)
-    np.savez_compressed(saved, x=x.astype(np.float16), y=y)
-    report(train(x, y), x, y)
+    return (np.concatenate([sx, fx, mx]), np.concatenate([sy, fy, my]),
+            f"{len(sx)} from scikit-learn, {len(fx)} from {len(fonts)} fonts, {len(mx)} from MNIST's training writers")
 
 
 def tune() -> None:
@@ -157,21 +171,12 @@ def tune() -> None:
 
     with np.load(CACHE / "photo-set.npz") as data:
         px, py = data["x"].astype(np.float32), data["y"]
-    rng = random.Random(SEED + 3)
-    images, labels = sklearn_digits()
-    order = np.random.default_rng(SEED).permutation(len(images))
-    cut = int(len(images) * 0.8)
-    sk_x = np.stack([normalize(im) for im in images])
-    fonts = available(TRAIN_FONTS) + google_fonts(TRAIN_GOOGLE)
-    fx, fy = font_set(fonts, 30, rng)
-    mx_raw, my = mnist("train")
-    pick = np.random.default_rng(SEED + 3).permutation(len(mx_raw))[:20000]
-    mx = scanned_set(mx_raw[pick], my[pick], rng)
+    cx_, cy_, what = clean_set(random.Random(SEED + 3), 30, mnist_sample=20000)
     jx = touching_pairs(px, np.random.default_rng(SEED + 4), len(px) // 4)
-    x = np.concatenate([px, sk_x[order[:cut]], fx, mx, jx])
-    y = np.concatenate([py, labels[order[:cut]], fy, my[pick], np.full(len(jx), NOT_A_DIGIT)])
-    print(f"tuning on {len(x)} pieces ({len(px)} digits cut from photos, {cut} from scikit-learn, {len(fx)} from "
-          f"{len(fonts)} fonts, {len(mx)} from MNIST's training writers; {len(jx)} touching pairs)", flush=True)
+    x = np.concatenate([px, cx_, jx])
+    y = np.concatenate([py, cy_, np.full(len(jx), NOT_A_DIGIT)])
+    print(f"tuning on {len(x)} pieces ({len(px)} digits cut from photos, {what}; {len(jx)} touching pairs)",
+          flush=True)
     with np.load(WEIGHTS) as data:
         start = {k: data[k].astype(np.float32) for k in LAYERS}
     with np.load(CACHE / "photo-check.npz") as data:
@@ -214,15 +219,12 @@ def temperature(lp: np.ndarray, y: np.ndarray) -> float:
 
 def report(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> None:
     """Measure on what training never saw, then write the weights."""
-    images, labels = sklearn_digits()
-    order = np.random.default_rng(SEED).permutation(len(images))
-    cut = int(len(images) * 0.8)
-    sk_x = np.stack([normalize(im) for im in images])
+    _sx, _sy, kept_x, kept_y = sklearn_split()
     held = available(HELD_OUT_FONTS) + google_fonts(HELD_OUT_GOOGLE)
     hx, hy = font_set(held, 40, random.Random(SEED + 1))
     tx_raw, ty = mnist("t10k")
     tx = scanned_set(tx_raw, ty, random.Random(SEED + 2))
-    print(f"held out: scikit-learn digits {accuracy(weights, sk_x[order[cut:]], labels[order[cut:]]):.1%}; "
+    print(f"held out: scikit-learn digits {accuracy(weights, kept_x, kept_y):.1%}; "
           f"fonts ({len(held)}) {accuracy(weights, hx, hy):.1%}; MNIST test writers "
           f"{accuracy(weights, tx, ty) if len(tx) else float('nan'):.1%}; "
           f"training: {accuracy(weights, x[:5000], y[:5000]):.1%} (first 5000)")
