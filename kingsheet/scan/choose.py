@@ -239,18 +239,18 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
             rest = tuple(o for o in choice.options if o is not fits[0])
             out[n] = RowChoice((fits[0], *rest), settled and fits[0].score >= FLOOR, True, choice.tried)
             doubted.add(n)
+    def room_for(n: int, game: str) -> float:
+        """How likely row n can be ``game``: surely while the game has room or n holds it, else
+        only as likely as one of its holders is misread."""
+        held = holders.get((group[n], game), [])
+        if n in held or room[group[n]][game] > 0:
+            return 1.0
+        return min(1.0, sum(1 - out[h].options[0].share for h in held))
+
     for n, choice in out.items():  # a row unsure only between games the others already hold far more surely
         if choice.sure or n in doubted or not choice.options:
             continue
-        left = room[group[n]]
-
-        def room_for(game: str) -> float:
-            mine = n in holders.get((group[n], game), [])  # noqa: B023
-            if mine or left[game] > 0:  # noqa: B023
-                return 1.0
-            return min(1.0, sum(1 - out[h].options[0].share for h in holders.get((group[n], game), [])))  # noqa: B023
-
-        weights = [o.share * room_for(o.game) for o in choice.options]
+        weights = [o.share * room_for(n, o.game) for o in choice.options]
         if weights[0] == max(weights) and _sure(weights[0] / sum(weights), choice.options[0].score, choice.stretch):
             out[n] = replace(choice, sure=True)
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
