@@ -410,3 +410,27 @@ def test_the_temperature_undoes_a_network_that_is_too_sure():
     assert 2.6 <= temperature(sharp, y) <= 3.4
     honest = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
     assert 0.85 <= temperature(honest, y) <= 1.15
+
+
+def test_a_game_number_11_written_with_its_ones_touching_is_also_read_as_11():
+    """On an ordered blank the game's number 11 is two strokes side by side, often touching: one
+    narrow piece of ink. In the game's cell (``narrow``) the reader also cuts such a piece in two
+    when both halves are strokes as tall as it; one 1 alone, however slanted, is not cut."""
+    import numpy as np
+    from PIL import Image, ImageDraw
+
+    from kingsheet.scan.digits import readings, segmentations
+
+    def cell(strokes: list[tuple[int, int, int, int]]) -> np.ndarray:
+        image = Image.new("L", (200, 80), 240)
+        draw = ImageDraw.Draw(image)
+        for stroke in strokes:
+            draw.line(stroke, fill=20, width=5)
+        return np.asarray(image)
+
+    eleven = cell([(80, 12, 76, 68), (96, 12, 92, 68), (78, 60, 94, 66)])  # joined at the foot
+    assert not any(len(d) == 2 for _p, d in segmentations(eleven))
+    assert any(len(d) == 2 for _p, d in segmentations(eleven, narrow=True))
+    assert 11 in [r.value for r in readings(eleven, narrow=True)]
+    slanted_one = cell([(104, 12, 84, 68)])
+    assert len(segmentations(slanted_one, narrow=True)) == len(segmentations(slanted_one))

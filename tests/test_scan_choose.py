@@ -186,14 +186,18 @@ def test_each_player_orders_each_game_once_on_the_long_blank():
     assert out[1].game == "king" and out[5].game == "last"
     assert out[2].game == "king"  # another player's turn: their own King
     # King at 99 % in deal 1, at 80 % in deal 5: deal 5 is Две последние at 0.99·0.2 / (0.99·0.2 +
-    # 0.01·0.8) = 96 %: both sure. At 90 % in deal 1, 0.9·0.2 / (0.9·0.2 + 0.1·0.8) = 69 %: both flagged.
-    assert out[1].sure and out[5].sure and out[5].changed
+    # 0.01·0.8) = 96 %: short of SURE_CHANGED (the count overrules the row's own reading). At 99.9 %
+    # in deal 1: 99.6 %, sure. At 90 % in deal 1, 0.9·0.2 / (0.9·0.2 + 0.1·0.8) = 69 %: both flagged.
+    assert out[1].sure and not out[5].sure and out[5].changed
+    surer = RowChoice((Option("king", row, 0.999), Option("last", row, 0.001)), True, False, 2)
+    out = assign_games(rules, {1: surer, 5: unsure})
+    assert out[1].sure and out[5].sure and out[5].game == "last" and out[5].changed
     less = RowChoice((Option("king", row, 0.9), Option("last", row, 0.1)), False, False, 2)
     out = assign_games(rules, {1: less, 5: unsure})
     assert out[1].game == "king" and out[5].game == "last" and not out[5].sure and not out[1].sure
     # a reading the reader itself hardly gave (below FLOOR) is not made sure by the count alone
     faint = RowChoice((Option("king", row, 0.8, -0.1), Option("last", row, 0.2, math.log(0.05))), False, False, 2)
-    out = assign_games(rules, {1: sure, 5: faint})
+    out = assign_games(rules, {1: surer, 5: faint})
     assert out[5].game == "last" and not out[5].sure
 
 
@@ -281,22 +285,36 @@ def test_one_total_that_does_not_add_up_is_taken_for_misread_two_are_not():
     assert not check_totals(rules, choices, two_off).agree
 
 
-def test_a_game_never_played_in_a_whole_sheet_casts_doubt_on_the_rows_that_may_be_it():
-    """ordered, all 14 deals read: Кинг twice (one sure, one the next reading of a row that had
-    Кинг first), Мальчики never. The row that may be Мальчики is not passed as sure."""
+def test_a_game_read_twice_where_it_is_played_once_goes_by_the_other_readings_of_the_whole_sheet():
+    """ordered, all 14 deals read: Кинг twice, Мальчики never. One of the two rows is Мальчики:
+    the one whose other reading is Мальчики (the other's, Две последние, is held by its own row).
+    That row is sure only when the reader itself gave its number as Мальчики at least GAME_FLOOR;
+    when both rows may be Мальчики alike, a person says which."""
     from kingsheet.render.pdf import ordered_games
-    from kingsheet.scan.choose import Option, RowChoice, assign_games
+    from kingsheet.scan.choose import GAME_FLOOR, Option, RowChoice, assign_games
 
     rules = load_rules("ordered")
     games = ordered_games(rules)
     row = (-16, 0, 0, 0)
-    choices = {n: RowChoice((Option(g, (0, 0, 0, 0), 0.99),), True, False, 1) for n, g in enumerate(games, 1)}
     boys, king = games.index("boys") + 1, games.index("king") + 1
-    choices[boys] = RowChoice((Option("king", row, 0.99), Option("boys", row, 0.01)), True, False, 2)
-    choices[king] = RowChoice((Option("king", row, 0.98), Option("last", row, 0.02)), True, False, 2)
-    out = assign_games(rules, choices)
-    assert out[boys].game == "king" and not out[boys].sure
-    assert all(out[n].sure for n in choices if n not in (boys, king))
+
+    def sheet(boys_share: float, other: str) -> dict[int, RowChoice]:
+        choices = {n: RowChoice((Option(g, (0, 0, 0, 0), 0.99),), True, False, 1) for n, g in enumerate(games, 1)}
+        choices[boys] = RowChoice((Option("king", row, 1 - boys_share), Option("boys", row, boys_share)), True,
+                                  False, 2)
+        choices[king] = RowChoice((Option("king", row, 0.98), Option(other, row, 0.02)), True, False, 2)
+        return assign_games(rules, choices)
+
+    out = sheet(0.01, "last")
+    assert out[boys].game == "boys" and out[boys].sure and out[boys].changed
+    assert out[king].game == "king" and out[king].sure
+    assert all(out[n].sure and out[n].game == g for n, g in enumerate(games, 1))
+    faint = math.exp(GAME_FLOOR) / 2  # the count alone does not overrule what the reader plainly read
+    out = sheet(faint, "last")
+    assert out[boys].game == "boys" and not out[boys].sure
+    out = sheet(0.02, "boys")  # either row may be Мальчики, as likely
+    assert not out[boys].sure and not out[king].sure
+    assert {out[boys].game, out[king].game} == {"boys", "king"}
 
 
 def test_totals_that_do_not_add_up_point_at_the_row_whose_other_reading_would():
@@ -375,7 +393,7 @@ def test_a_row_unsure_only_between_games_another_row_holds_far_more_surely_is_su
                          Option("boys+", (8, 0, 0, 8), 1 - holder_share)), holder_share >= 0.9, False, 2)
         out = assign_games(rules, {2: two, 6: six})
         assert out[2].game == "tricks+" and out[2].sure is sure, holder_share
-        assert out[6] == six  # the surer row is left as it was
+        assert out[6].game == "hearts+" and out[6].sure is (holder_share >= 0.9)  # the surer row stays
     # another player's Черви (+) says nothing about this player's
     other = RowChoice((Option("hearts+", (8, 0, 0, 8), 0.99),), True, False, 1)
     assert not assign_games(rules, {2: two, 7: other})[2].sure

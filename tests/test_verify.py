@@ -317,3 +317,30 @@ def test_the_grand_total_problem_carries_what_the_sheet_sums_to():
     stage = [p for p in report.problems if p.code == "stage-sum"]
     assert [(p.expected, p.actual) for p in grand] == [(0, 2)]
     assert [(p.expected, p.actual) for p in stage] == [(-192, -190)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(tid=st.sampled_from(template_ids()), seed=st.integers(0, 10**6), data=st.data())
+def test_the_quick_row_check_agrees_with_the_problems_it_skips_wording(tid, seed, data):
+    """row_possible (the scanner's check of many proposed rows) says a row passes exactly when
+    row_problems finds nothing: for played rows, for rows with a cell changed, and for rows whose
+    cells are moved between players (the sum kept)."""
+    from kingsheet.core.verify import row_possible, row_problems
+
+    rules = load_rules(tid)
+    players = tuple(f"P{i}" for i in range(1, rules.players + 1))
+    played = [p for p, _w in play_game(rules, random.Random(seed))]
+    k = data.draw(st.integers(0, len(played) - 1))
+    cells = list(played[k].points)
+    change = data.draw(st.sampled_from(["none", "cell", "move"]))
+    if change == "cell":
+        cells[data.draw(st.integers(0, len(cells) - 1))] += data.draw(st.integers(-40, 40))
+    elif change == "move":
+        a, b = data.draw(st.integers(0, len(cells) - 1)), data.draw(st.integers(0, len(cells) - 1))
+        step = data.draw(st.integers(-20, 20))
+        cells[a] += step
+        cells[b] -= step
+    game = played[k].game
+    row = tuple(cells)
+    assert row_possible(rules, game, row, players, number=k + 1) == (
+        not row_problems(rules, game, row, players, number=k + 1)), (tid, game, row)

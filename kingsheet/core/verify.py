@@ -28,7 +28,7 @@ from kingsheet.core.sequence import check_sequence, ended_at
 from kingsheet.core.sequence import label as game_label
 from kingsheet.core.vocabulary import COUNT_WORDS, count_word
 
-__all__ = ["Report", "Row", "Totals", "ended_at", "row_problems", "suit_of", "verify"]
+__all__ = ["Report", "Row", "Totals", "ended_at", "row_possible", "row_problems", "suit_of", "verify"]
 
 
 class _Deal:
@@ -242,6 +242,17 @@ def row_problems(rules: Rules, game_id: str, cells: tuple[int, ...], players: tu
         deal = replace(deal, declarer=players[number % len(players)])
     _check_cells(g, cells, rules, chk, players, deal)
     return chk.problems
+
+
+def row_possible(rules: Rules, game_id: str, cells: tuple[int, ...], players: tuple[str, ...],
+                 number: int = 1) -> bool:
+    """Whether ``row_problems`` finds nothing, answered without wording any problem: a row of
+    points whose sum is not its game's total is refused at once (the first check it would fail).
+    For readers that try many rows."""
+    g = rules.games[game_id]
+    if g.kind not in (Kind.TRUMPS, Kind.CARDS) and sum(cells) != g.total:
+        return False
+    return not row_problems(rules, game_id, cells, players, number=number)
 
 
 def verify(game: GameFile) -> Report:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from kingsheet.core.rules import Rules
 from kingsheet.core.scoring import cell_sign
-from kingsheet.core.verify import row_problems
+from kingsheet.core.verify import row_possible
 
 #: How many rows the search may try before it gives up on a row (each is one verifier call).
 BUDGET = 3000
@@ -57,6 +57,8 @@ class RowChoice:
     changed: bool  # the rules chose something other than the reader's own first reading
     tried: int
     stretch: float = 0.0  # how much less likely the choice is than the reader's first reading (a log)
+    numbers: tuple[tuple[str, float], ...] = ()  # ordered blanks: each game's log-probability by its number
+    first_cells: float | None = None  # the log-probability of the cells as the reader first read them
 
     @property
     def cells(self) -> tuple[int, ...] | None:
@@ -137,7 +139,7 @@ def _search(rules: Rules, game_id: str, bonus: float, lists: list[list[Reading]]
             continue
         checked.add(cells)
         found.tried += 1
-        if not row_problems(rules, game_id, cells, players, number=number):
+        if row_possible(rules, game_id, cells, players, number=number):
             found.accepted.append((score, game_id, cells))
             accepted += 1
             if accepted >= wanted:
@@ -187,16 +189,36 @@ def choose_game_row(rules: Rules, game_cell: Sequence[Reading], games: Sequence[
     found = _Search([])
     for bonus, gid in scored:
         _search(rules, gid, bonus, lists, players, number, budget, wanted, found)
-    return _verdict(found, wanted)
+    return replace(_verdict(found, wanted), numbers=tuple((gid, bonus) for bonus, gid in scored),
+                   first_cells=sum(c[0].score for c in lists))
+
+
+#: On an ordered blank, how much less likely (a log-probability) a game is taken to be than the
+#: likeliest, when the reader proposed its number nowhere (choices built without the numbers' readings).
+UNREAD = -NEGLIGIBLE
+#: A game the whole sheet gives a row is sure only when the reader itself read the row's number as
+#: it at least this often (a log-probability, 0.1 %, against its likeliest number): the count of
+#: the games settles between readings the reader made, not against what it plainly read.
+GAME_FLOOR = math.log(0.001)
+#: A row the count gives another game than its own likeliest is sure only at this share: it rests on
+#: how unlikely the other rows' misreads are, far into the reader's tails (on photos by MNIST's test
+#: writers, one such row in 700 was at 91 % and wrong).
+SURE_CHANGED = 0.99
+#: A game with no reading of the row accepted weighs this little in the count (against the row's best).
+NO_READING = math.exp(-30)
 
 
 def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
     """An ordered blank as a whole: each game is played a set number of times at the table (or
-    by each player, who orders in turn). Rows are given their games surest first; a row whose
-    likeliest game is already used up takes its next reading that fits. Both are then unsure
-    (one of them is misread, and which one is for a person to say) unless the rows holding the
-    game are far surer of it than this row is (Кинг at 99 % in one row, at 80 % in another that
-    may be Две последние: the second is Две последние, at 96 %)."""
+    by each player, who orders in turn), so the rows' games are weighed together. Each row's game
+    is given the probability of all the ways to give every row a game within the count (each way
+    as likely as the product of its rows' readings, the game's number and the cells): two rows
+    read as Кинг where only one may be split it by how likely each one's other readings are, and
+    a row unsure only between games the others hold far more surely becomes sure. A game no
+    reading of a row names is still weighed when the row's cells fit it (its number then as
+    unlikely as the reader made it). A row is sure when its game and cells carry at least SURE of
+    that probability, its cells are sure as the reader read them, and its game's number is one
+    the reader itself gave at least GAME_FLOOR."""
     from collections import Counter
 
     from kingsheet.core.rules import Order, Turn
@@ -207,68 +229,96 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
         group = {n: n % rules.players for n in choices}  # the same player orders every n-th deal
     else:
         return choices
-    share = Counter(rules.per_round if rules.order is Order.ORDERED_PLAYER else rules.slots)  # one group's games
-    room = {g: Counter(share) for g in set(group.values())}
-    holders: dict[tuple[int, str], list[int]] = {}
-    doubted: set[int] = set()
+    count = Counter(rules.per_round if rules.order is Order.ORDERED_PLAYER else rules.slots)  # one group's games
     out = dict(choices)
-    for n in sorted(choices, key=lambda n: -choices[n].confidence):
-        choice = choices[n]
-        left = room[group[n]]
-        fits = [o for o in choice.options if left[o.game] > 0]
-        settled = False
-        if choice.options and (not fits or fits[0] is not choice.options[0]):
-            wanted = choice.options[0]
-            held = holders.get((group[n], wanted.game), [])
-            # either the rows holding the game are what they were read and this row is its next
-            # reading, or one of them is not and this row is the game: sure only when the first is
-            # far likelier (the shares are the reader's calibrated probabilities, weighed by the rules)
-            kept = math.prod(out[h].options[0].share for h in held) * (fits[0].share if fits else 0.0)
-            given = sum(1 - out[h].options[0].share for h in held) * wanted.share
-            settled = bool(fits) and kept >= SURE * (kept + given)
-            if not settled:
-                for h in held:
-                    out[h] = replace(out[h], sure=False)
-                    doubted.add(h)
-                doubted.add(n)
-        if not fits:
-            continue
-        left[fits[0].game] -= 1
-        holders.setdefault((group[n], fits[0].game), []).append(n)
-        if fits[0] is not choice.options[0]:
-            rest = tuple(o for o in choice.options if o is not fits[0])
-            out[n] = RowChoice((fits[0], *rest), settled and fits[0].score >= FLOOR, True, choice.tried)
-            doubted.add(n)
-    def room_for(n: int, game: str) -> float:
-        """How likely row n can be ``game``: surely while the game has room or n holds it, else
-        only as likely as one of its holders is misread."""
-        held = holders.get((group[n], game), [])
-        if n in held or room[group[n]][game] > 0:
-            return 1.0
-        return min(1.0, sum(1 - out[h].options[0].share for h in held))
+    for g in set(group.values()):
+        out.update(_assign_group(rules, {n: c for n, c in choices.items() if group[n] == g}, count))
+    return out
 
-    for n, choice in out.items():  # a row unsure only between games the others already hold far more surely
-        if choice.sure or n in doubted or not choice.options:
-            continue
-        weights = [o.share * room_for(n, o.game) for o in choice.options]
-        if weights[0] == max(weights) and _sure(weights[0] / sum(weights), choice.options[0].score, choice.stretch):
-            out[n] = replace(choice, sure=True)
+
+def _by_game(rules: Rules, number: int, choice: RowChoice, games: Sequence[str]) -> dict[str, list[Option]]:
+    """A row's accepted readings by game, with the games its best cells also fit (re-signed: a
+    minus sign is optional on the paper) though no reading of its number names them."""
+    by_game: dict[str, list[Option]] = {}
+    for o in choice.options:
+        by_game.setdefault(o.game, []).append(o)
+    if not choice.options:
+        return by_game
+    top = choice.options[0]
+    numbers = dict(choice.numbers) or _numbers_from(choice.options)
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
-    for g, left in room.items():  # a whole group with a game never played: a row that may be it is unsure
-        members = [n for n in choices if group[n] == g]
-        missing = [game for game, k in left.items() if k > 0]
-        if len(members) < sum(share.values()) or not missing:
+    for game in games:
+        if game in by_game:
             continue
-        for n in members:
-            if any(left[o.game] > 0 for o in out[n].options[1:]):
-                out[n] = replace(out[n], sure=False)
-            elif out[n].options:  # its cells may be the missing game's, though its number was read otherwise
-                cells = out[n].options[0].cells
-                fit = [Option(game, re_signed, 0.0, -math.inf) for game in missing
-                       if not row_problems(rules, game, re_signed := tuple(
-                           signed(rules, game, abs(v)) or 0 for v in cells), players, number=n)]
-                if fit:
-                    out[n] = replace(out[n], options=(*out[n].options, *fit), sure=False)
+        cells = tuple(signed(rules, game, abs(v)) or 0 for v in top.cells)
+        if row_possible(rules, game, cells, players, number=number):
+            gain = numbers.get(game, UNREAD) - numbers.get(top.game, 0.0)
+            by_game[game] = [Option(game, cells, top.share * math.exp(gain), top.score + gain)]
+    return by_game
+
+
+def _numbers_from(options: Sequence[Option]) -> dict[str, float]:
+    """Each game's log-probability by the row's own readings, where the number's are not known."""
+    shares: dict[str, float] = {}
+    for o in options:
+        shares[o.game] = shares.get(o.game, 0.0) + o.share
+    return {game: math.log(max(share, 1e-300)) for game, share in shares.items()}
+
+
+def _assign_group(rules: Rules, choices: dict[int, RowChoice], count: dict[str, int]) -> dict[int, RowChoice]:
+    """The rows one group orders (all the table's, or one player's), each game at most ``count``
+    times: every row's options re-weighed by the probability of the whole group's ways."""
+    import numpy as np
+
+    games = list(count)
+    rows = sorted(choices)
+    if len(rows) > sum(count.values()):
+        return choices  # more rows than games: the count says nothing trustworthy
+    by_game = [_by_game(rules, n, choices[n], games) for n in rows]
+    weights = np.array([[sum(o.share for o in bg.get(game, ())) for game in games] for bg in by_game])
+    for k, n in enumerate(rows):
+        weights[k] = weights[k] / weights[k].max() if choices[n].options else 1.0  # no reading: any game
+        weights[k] = np.maximum(weights[k], NO_READING)
+    # the ways to give games, as counts used so far (one digit per game, in mixed radix)
+    radix = [count[game] + 1 for game in games]
+    strides = np.cumprod([1, *radix[:-1]])
+    states = int(np.prod(radix))
+    index = np.arange(states)
+    room = [(index // strides[j]) % radix[j] < count[game] for j, game in enumerate(games)]
+    forward = [np.zeros(states)]
+    forward[0][0] = 1.0
+    for k in range(len(rows)):
+        nxt = np.zeros(states)
+        for j in range(len(games)):
+            nxt[index[room[j]] + strides[j]] += forward[k][room[j]] * weights[k, j]
+        forward.append(nxt / nxt.sum())
+    backward = [np.ones(states)]
+    for k in reversed(range(len(rows))):
+        prev = np.zeros(states)
+        for j in range(len(games)):
+            prev[room[j]] += weights[k, j] * backward[0][index[room[j]] + strides[j]]
+        backward.insert(0, prev / prev.max())
+    out = {}
+    for k, n in enumerate(rows):
+        choice = choices[n]
+        if not choice.options:
+            continue
+        post = np.array([float((forward[k][room[j]] * backward[k + 1][index[room[j]] + strides[j]]).sum())
+                         * weights[k, j] for j in range(len(games))])
+        post /= post.sum()
+        options = sorted((replace(o, share=float(post[j]) * o.share / sum(x.share for x in by_game[k][game]))
+                          for j, game in enumerate(games) for o in by_game[k].get(game, ())),
+                         key=lambda o: -o.share)
+        top, first = options[0], choice.options[0]
+        numbers = dict(choice.numbers) or _numbers_from(choice.options)
+        number = numbers.get(top.game, UNREAD)
+        cells_score = top.score - (number if choice.numbers else 0.0)  # without the numbers: the whole
+        first_cells = choice.first_cells if choice.first_cells is not None else first.score + choice.stretch
+        sure = (top.share >= (SURE if top.game == first.game else SURE_CHANGED) and first_cells - cells_score <= STRETCH and cells_score >= FLOOR
+                and number - max(numbers.values(), default=0.0) >= GAME_FLOOR)
+        changed = choice.changed if (top.game, top.cells) == (first.game, first.cells) else True
+        out[n] = replace(choice, options=tuple(options[:max(4, len(choice.options))]), sure=sure, changed=changed,
+                         stretch=choice.stretch + first.score - top.score)
     return out
 
 

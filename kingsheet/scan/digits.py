@@ -56,15 +56,17 @@ SPLIT_COST = math.log(4)
 Piece = tuple[int, int, int, int, frozenset[int]]  # a box (x0, y0, x1, y1) and the ink components in it
 
 
-def segmentations(cell: np.ndarray) -> list[tuple[float, list[np.ndarray]]]:
+def segmentations(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list[np.ndarray]]]:
     """The ways a cell may divide into digits, each with its log-prior: as its ink's pieces fall
     (strokes that overlap left to right taken for one digit); with such strokes kept apart (digits
     of a slanted hand overlap); with a wide piece cut in two where its ink is thinnest (two digits
-    written touching); and all of these again with a slanted hand stood upright."""
-    out = _divisions(cell)
+    written touching); and all of these again with a slanted hand stood upright. ``narrow``: a
+    piece narrower than that is cut in two as well when both halves are as tall as it (11 written
+    with its ones touching)."""
+    out = _divisions(cell, narrow)
     upright = _upright(cell)
     if upright is not None:
-        out += [(prior - SPLIT_COST / 2, digits) for prior, digits in _divisions(upright)]
+        out += [(prior - SPLIT_COST / 2, digits) for prior, digits in _divisions(upright, narrow)]
     return out
 
 
@@ -98,7 +100,7 @@ def _upright(cell: np.ndarray) -> np.ndarray | None:
                                      borderMode=cv2.BORDER_REPLICATE))
 
 
-def _divisions(cell: np.ndarray) -> list[tuple[float, list[np.ndarray]]]:
+def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list[np.ndarray]]]:
     found = _pieces(cell)
     if found is None:
         return []
@@ -110,7 +112,8 @@ def _divisions(cell: np.ndarray) -> list[tuple[float, list[np.ndarray]]]:
         w, h = x1 - x0, y1 - y0
         column_ink = np.isin(labels[y0:y1, x0:x1], list(ids)).sum(axis=0)
         for parts in (2, 3):  # two or three digits written touching
-            if w < (0.7 if parts == 2 else 1.3) * h or len(pieces) + parts - 1 > 3:
+            thin = parts == 2 and narrow and NARROW * h <= w < 0.7 * h and _two_strokes(labels, pieces[k])
+            if (w < (0.7 if parts == 2 else 1.3) * h and not thin) or len(pieces) + parts - 1 > 3:
                 continue
             for choice in range(3 if parts == 2 else 1):  # two digits: the three thinnest places
                 cuts = [x0]
@@ -123,7 +126,10 @@ def _divisions(cell: np.ndarray) -> list[tuple[float, list[np.ndarray]]]:
                 else:
                     cuts.append(x1)
                     split: list[Piece] = [(a, y0, b, y1, ids) for a, b in zip(cuts, cuts[1:])]
-                    prior = max(-SPLIT_COST, _touching(w / h)) if parts == 2 else -SPLIT_COST * (parts - 1)
+                    if thin and not _both_tall(labels, split):
+                        continue  # a slanted stroke cut across: not two digits side by side
+                    prior = -SPLIT_COST * (parts - 1) if parts == 3 else (
+                        -2 * SPLIT_COST if thin else max(-SPLIT_COST, _touching(w / h)))
                     out.append((prior - SPLIT_COST * choice / 2,
                                 _cut(cell, labels, [*pieces[:k], *split, *pieces[k + 1:]])))
     return out
@@ -134,6 +140,31 @@ def _divisions(cell: np.ndarray) -> list[tuple[float, list[np.ndarray]]]:
 #: (tools/scan/photo_set.py's sheets 2000000-2000149: 11,962 single digits, 130 touching pairs): a
 #: digit is seldom wider than tall. Used only where it makes a cut likelier than SPLIT_COST does.
 TOUCHING = ((0.7, -6.0), (0.95, -4.6), (1.1, -2.7), (1.3, -1.5), (1.5, -0.9), (1.75, 0.6))
+
+
+#: The narrowest piece (width / height) cut in two where asked (``narrow``): two ones touching, told
+#: from one 1 by two strokes side by side (TWO_STROKES of its rows cross ink twice). On photos of
+#: game numbers by MNIST's test writers (tools/scan: 70 sheets, seeds 9000-9019) no piece of a 1
+#: alone had such a row, and two of four joined 11s had most of their rows so.
+NARROW = 0.3
+TWO_STROKES = 0.15
+
+
+def _two_strokes(labels: np.ndarray, piece: Piece) -> bool:
+    x0, y0, x1, y1, ids = piece
+    ink = np.isin(labels[y0:y1, x0:x1], list(ids))
+    starts = (np.diff(ink.astype(np.int8), axis=1) == 1).sum(axis=1) + ink[:, 0]
+    inked = ink.any(axis=1)
+    return bool(((starts >= 2) & inked).sum() >= TWO_STROKES * max(1, int(inked.sum())))
+
+
+def _both_tall(labels: np.ndarray, split: list[Piece]) -> bool:
+    """Whether each part of a piece cut in two has ink nearly its whole height."""
+    tall = []
+    for x0, y0, x1, y1, ids in split:
+        rows = np.nonzero(np.isin(labels[y0:y1, x0:x1], list(ids)).any(axis=1))[0]
+        tall.append(len(rows) > 0 and rows[-1] - rows[0] + 1 >= 0.75 * (y1 - y0))
+    return all(tall)
 
 
 def _touching(aspect: float) -> float:
@@ -250,9 +281,10 @@ def model() -> Model:
         return Model({k: data[k].astype(np.float32) for k in LAYERS})
 
 
-def readings(cell: np.ndarray, top: int = 10, per_digit: int = 4) -> list[Reading]:
-    """The likeliest numbers written in a cell, with their log-probabilities (an empty cell: None)."""
-    ways = segmentations(cell)
+def readings(cell: np.ndarray, top: int = 10, per_digit: int = 4, narrow: bool = False) -> list[Reading]:
+    """The likeliest numbers written in a cell, with their log-probabilities (an empty cell: None).
+    ``narrow``: a narrow piece may be two digits touching (segmentations)."""
+    ways = segmentations(cell, narrow)
     if not ways:
         return [Reading(None, 0.0)]
     pieces = [d for _prior, digits in ways for d in digits]

@@ -67,7 +67,7 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
     for number, boxes in sorted(layout.items()):
         if boxes.page in by_page:
             cut = cells_of(by_page[boxes.page], [boxes.game, *boxes.cells])
-            read[number] = ([] if fixed else readings(cut[0]), [readings(c) for c in cut[1:]])
+            read[number] = ([] if fixed else readings(cut[0], narrow=True), [readings(c) for c in cut[1:]])
 
     def empty(cands: list[list[Reading]]) -> bool:
         return all(len(c) == 1 and c[0].value is None for c in cands)
