@@ -393,10 +393,13 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
 class _ScanTally:
     TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56")
 
+    KEYS = ("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged", "flagged",
+            "clean_totals", "clean_bare", "sheets")
+
     def __init__(self, name: str) -> None:
         self.name = name
-        self.n = dict.fromkeys(("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged",
-                                "flagged", "clean_totals", "clean_bare"), 0)
+        self.n = dict.fromkeys(self.KEYS, 0)
+        self.by_template = {t: dict.fromkeys(self.KEYS, 0) for t in self.TEMPLATES}
         self.times: list[float] = []
 
     def photo(self, hand: object, k: int, seed: int) -> None:
@@ -408,8 +411,8 @@ class _ScanTally:
 
         rng = random.Random(seed)
         totals = k % 2 == 1  # every other table fills in the ИТОГО lines at the end
-        pages, truth = filled_sheet(self.TEMPLATES[k % len(self.TEMPLATES)], hand, rng,  # type: ignore[arg-type]
-                                    totals=totals)
+        template = self.TEMPLATES[k % len(self.TEMPLATES)]
+        pages, truth = filled_sheet(template, hand, rng, totals=totals)  # type: ignore[arg-type]
         with tempfile.TemporaryDirectory() as d:
             paths = []
             for k, page in enumerate(pages):  # every page (ordered-56: two of rows, one of the grid)
@@ -418,7 +421,7 @@ class _ScanTally:
             t0 = time.perf_counter()
             sheet = read_sheet(paths)
             self.times.append((time.perf_counter() - t0) / len(paths))
-        n = self.n
+        n = dict.fromkeys(self.KEYS, 0)
         ok_sheet, wrong_unflagged, any_flag = len(sheet.rows) == len(truth), False, False
         for r, want in zip(sheet.rows, truth):
             right = (r.game, r.cells) == want
@@ -436,10 +439,15 @@ class _ScanTally:
         n["clean"] += ok_sheet and not any_flag
         n["clean_totals" if totals else "clean_bare"] += ok_sheet and not any_flag
         n["unflagged"] += wrong_unflagged
+        n["sheets"] = 1
+        for into in (self.n, self.by_template[template]):
+            for key, value in n.items():
+                into[key] += value
 
     def add(self, other: _ScanTally) -> None:
-        for key, value in other.n.items():
-            self.n[key] += value
+        for into, more in ((self.n, other.n), *((self.by_template[t], other.by_template[t]) for t in self.TEMPLATES)):
+            for key, value in more.items():
+                into[key] += value
         self.times += other.times
 
     def report(self, sheets: int, raw: bool = False) -> None:
@@ -448,7 +456,7 @@ class _ScanTally:
 
         n = self.n
         if raw:  # the counts themselves, to add up runs made apart (e.g. one a core)
-            print(json.dumps({"name": self.name, "sheets": sheets, **n, "times": self.times}))
+            print(json.dumps({"name": self.name, **n, "times": self.times, "by_template": self.by_template}))
         print(f"scan, {self.name}: {sheets} photos of {', '.join(self.TEMPLATES)}: cells right (digits alone) "
               f"{n['cells_right'] / n['cells']:.1%}; rows right {n['before'] / n['rows']:.1%} before the rules "
               f"choose, {n['after'] / n['rows']:.1%} after; rows to confirm {n['flagged'] / n['rows']:.1%}; sheets "
@@ -456,6 +464,29 @@ class _ScanTally:
               f"{sheets // 2} with the ИТОГО lines filled in, {n['clean_bare']}/{sheets - sheets // 2} without); "
               f"sheets with a wrong row "
               f"not flagged {n['unflagged']}/{sheets}; {statistics.median(self.times):.2f} s a photo (median)")
+        for template, t in self.by_template.items():
+            if t["sheets"]:
+                print(f"  {template}: rows right {t['before'] / t['rows']:.1%} before, {t['after'] / t['rows']:.1%} "
+                      f"after; sheets right {t['right']}/{t['sheets']}, with nothing to confirm {t['clean']}/"
+                      f"{t['sheets']}; with a wrong row not flagged {t['unflagged']}/{t['sheets']}")
+
+    @classmethod
+    def combined(cls, paths: list[Path]) -> None:
+        """Add up runs made apart (``--scan-raw``, e.g. one a core): each kind of hand, then all."""
+        import json
+
+        kinds: dict[str, _ScanTally] = {}
+        for path in paths:
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.startswith("{"):
+                    raw = json.loads(line)
+                    part = cls(raw["name"])
+                    part.n = {k: raw[k] for k in cls.KEYS}
+                    part.by_template = raw["by_template"]
+                    part.times = raw["times"]
+                    kinds.setdefault(raw["name"], cls(raw["name"])).add(part)
+        for tally in kinds.values():
+            tally.report(tally.n["sheets"])
 
 
 SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "counted": bench_counted,
@@ -470,7 +501,12 @@ def main() -> None:
     ap.add_argument("--scan-sheets", type=int, default=40, help="scan: sheets per kind of hand")
     ap.add_argument("--scan-seed", type=int, default=1000, help="scan: the first sheet's seed")
     ap.add_argument("--scan-raw", action="store_true", help="scan: also print the counts as JSON")
+    ap.add_argument("--scan-combine", nargs="+", type=Path, metavar="LOG",
+                    help="scan: add up the JSON counts of runs made apart (their --scan-raw output) and report")
     args = ap.parse_args()
+    if args.scan_combine:
+        _ScanTally.combined(args.scan_combine)
+        return
     for name in args.sections:
         if name == "scan":
             bench_scan(args.quick, args.scan_sheets, args.scan_seed, args.scan_raw)

@@ -401,3 +401,28 @@ def test_a_row_unsure_only_between_games_another_row_holds_far_more_surely_is_su
     faint = RowChoice((Option("tricks+", row, 0.7, math.log(0.05)), Option("hearts+", row, 0.3)), False, False, 2)
     six = RowChoice((Option("hearts+", (8, 0, 0, 8), 0.99),), True, False, 1)
     assert not assign_games(rules, {2: faint, 6: six})[2].sure
+
+
+def test_a_game_number_whose_leading_1_was_missed_is_still_weighed():
+    """ordered: «Две последние (+)» (13) read as 3 with no other reading, Мальчики (3) read as 3
+    too. Thirteen never read, it would weigh as the floor and the count could rather move some
+    other row's game; a missed leading 1 is a known misreading (DROPPED_ONE), so the row read 3
+    whose cells fit Две последние (+) is it, sure, and every other row keeps its game."""
+    from kingsheet.render.pdf import ordered_games
+    from kingsheet.scan.choose import DROPPED_ONE, assign_games, choose_game_row
+
+    rules = load_rules("ordered")
+    games = ordered_games(rules)
+    players = tuple(f"P{i}" for i in range(1, rules.players + 1))
+    rows = a_game("ordered", 5)
+    choices = {}
+    for n, (game, cells) in rows.items():
+        k = games.index(game) + 1
+        cell = [Reading(3, 0.0), Reading(8, -9.0)] if game == "last+" else [Reading(k, 0.0), Reading(k % 14 + 1, -8.0)]
+        choices[n] = choose_game_row(rules, cell, games, [[Reading(abs(v), 0.0)] for v in cells], players, number=n)
+    last_plus = next(n for n, (g, _c) in rows.items() if g == "last+")
+    assert dict(choices[last_plus].numbers)["last+"] == pytest.approx(DROPPED_ONE)
+    assert choices[last_plus].game == "boys"  # alone, the row is read as its number says
+    out = assign_games(rules, choices)
+    assert all((out[n].game, out[n].cells) == rows[n] for n in rows)
+    assert out[last_plus].sure and out[last_plus].changed
