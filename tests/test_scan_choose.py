@@ -426,3 +426,24 @@ def test_a_game_number_whose_leading_1_was_missed_is_still_weighed():
     out = assign_games(rules, choices)
     assert all((out[n].game, out[n].cells) == rows[n] for n in rows)
     assert out[last_plus].sure and out[last_plus].changed
+
+
+def test_a_row_no_reading_of_which_is_accepted_takes_a_game_of_the_count_but_no_other_row_is_pushed():
+    """ordered, 14 deals: thirteen read as thirteen different games, the last with no reading the
+    rules accept. The last may be the fourteenth game (or any): the others keep their games, sure,
+    and the unreadable row stays as it was, for a person. A group with more rows than games (a
+    misprinted order) is left as read: its count says nothing."""
+    from kingsheet.render.pdf import ordered_games
+    from kingsheet.scan.choose import Option, RowChoice, assign_games
+
+    rules = load_rules("ordered")
+    games = ordered_games(rules)
+    rows = a_game("ordered", 7)
+    choices = {n: RowChoice((Option(g, c, 0.99),), True, False, 1) for n, (g, c) in rows.items()}
+    choices[14] = RowChoice((), False, False, 40)
+    out = assign_games(rules, choices)
+    assert out[14] == choices[14]
+    assert all(out[n].sure and (out[n].game, out[n].cells) == rows[n] for n in range(1, 14))
+    assert len(games) == 14
+    crowded = {**choices, 15: choices[1]}
+    assert assign_games(rules, crowded) == crowded
