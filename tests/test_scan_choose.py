@@ -447,3 +447,30 @@ def test_a_row_no_reading_of_which_is_accepted_takes_a_game_of_the_count_but_no_
     assert len(games) == 14
     crowded = {**choices, 15: choices[1]}
     assert assign_games(rules, crowded) == crowded
+
+
+def test_one_total_the_reader_doubted_does_not_keep_the_others_from_settling_rows():
+    """Two rows each read two ways; the twelve totals say which, but one of them was misread. When
+    the reader itself doubted that total (its readings carry under SURE_TOTAL), the other eleven
+    still settle the rows; a total read wrong with confidence settles nothing (it may be the rows
+    that are wrong, and a person says)."""
+    from kingsheet.scan.choose import Option, RowChoice, check_totals
+
+    rules = load_rules("blank-4")
+    rows = {1: ("tricks", (-4, -6, -6, 0)), 2: ("hearts", (-2, -2, -8, -4))}
+    for n in range(3, 13):
+        rows[n] = a_game("blank-4", 5)[n]
+    choices = {n: sure(g, c) for n, (g, c) in rows.items()}
+    choices[1] = RowChoice((Option("tricks", (-6, -4, -6, 0), 0.55), Option("tricks", (-4, -6, -6, 0), 0.45)),
+                           False, False, 2)
+    choices[2] = RowChoice((Option("hearts", (-2, -2, -4, -8), 0.55), Option("hearts", (-2, -2, -8, -4), 0.45)),
+                           False, False, 2)
+    doubted = totals_of(rules, rows)
+    doubted[0][3] = [Reading(999, math.log(0.5)), Reading(998, math.log(0.3))]
+    check = check_totals(rules, choices, doubted)
+    assert check.settled == (1, 2) and check.agree
+    assert {n: (c.game, c.cells) for n, c in check.choices.items()} == rows
+    confident = totals_of(rules, rows)
+    confident[0][3] = [Reading(999, math.log(0.99))]
+    check = check_totals(rules, choices, confident)
+    assert check.settled == () and not check.choices[1].sure and not check.choices[2].sure

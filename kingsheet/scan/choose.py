@@ -419,15 +419,19 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
 #: cells (its sum is fixed), so it breaks at least two totals.
 TOLERATED = 1
 #: To settle rows, every total must be one of its cell's few likeliest readings (a total matched
-#: only by a far-fetched reading is chance).
+#: only by a far-fetched reading is chance) ...
 STRONG = 3
+#: ... but one (TOLERATED) that the reader itself doubted (its kept readings carry less than
+#: SURE_TOTAL), taken for misread as likely as the reader made that: a misread row breaks at
+#: least two totals, so one total read wrong cannot pass one.
+SURE_TOTAL = 0.9
 
 
 def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[dict[int, float]]]
            ) -> dict[int, tuple[Option, float]]:
     """Each unsure row's likeliest reading among the combinations that add up to every total as read
-    (line 0: the − stage, 1: the + stage, 2: all; each player's total, an empty one says nothing),
-    with its share; {} when none does."""
+    but at most TOLERATED doubtful ones (line 0: the − stage, 1: the + stage, 2: all; each player's total, an
+    empty one says nothing), with its share; {} when none does."""
     import itertools
 
     players = rules.players
@@ -435,6 +439,9 @@ def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[di
     def adds(option: Option, line: int) -> bool:
         return line == 2 or rules.stage_of(option.game) == line
 
+    # how likely each total is none of its readings kept (0: read too surely to be misread)
+    doubt = {k: [max(0.0, 1 - sum(math.exp(v) for v in cell.values())) for cell in line] for k, line in lines.items()}
+    doubt = {k: [d if d >= 1 - SURE_TOTAL else 0.0 for d in line] for k, line in doubt.items()}
     unsure = [n for n in sorted(choices) if not choices[n].sure]
     fixed = {k: [sum(choices[n].options[0].cells[j] for n in choices
                      if n not in unsure and adds(choices[n].options[0], k)) for j in range(players)] for k in lines}
@@ -455,12 +462,17 @@ def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[di
             for line in lines:
                 if adds(option, line):
                     sums[line] = [a + b for a, b in zip(sums[line], option.cells)]
+        missed = 0
         for line, read in lines.items():
             for j in range(players):
                 if read[j]:
                     value = read[j].get(abs(sums[line][j]))
-                    score += -math.inf if value is None else value
-        if score > -math.inf:
+                    if value is None:  # a total the reader itself doubted may be misread, but one only
+                        missed += 1 if doubt[line][j] > 0 else TOLERATED + 1
+                        score += math.log(max(doubt[line][j], 1e-12))
+                    else:
+                        score += value
+        if missed <= TOLERATED:
             found.append((score, combo))
     if not found:
         return {}  # nothing adds up to every total as firmly read: the totals settle nothing
