@@ -223,9 +223,9 @@ def a_game(tid: str, seed: int) -> dict[int, tuple[str, tuple[int, ...]]]:
     return {n: (p.game, p.points) for n, (p, _w) in enumerate(play_game(rules, random.Random(seed)), 1)}
 
 
-def test_the_totals_written_settle_rows_the_reader_could_not():
-    """Two rows of blank-4 each read two ways, 55 / 45: the totals tell which, and the rows are sure."""
-    from kingsheet.scan.choose import Option, RowChoice, check_totals
+def two_rows_read_two_ways():
+    """blank-4 as played, its first two rows each read two ways (55 / 45), the rest sure."""
+    from kingsheet.scan.choose import Option, RowChoice
 
     rules = load_rules("blank-4")
     rows = {1: ("tricks", (-4, -6, -6, 0)), 2: ("hearts", (-2, -2, -8, -4))}
@@ -236,6 +236,14 @@ def test_the_totals_written_settle_rows_the_reader_could_not():
                            False, False, 2)
     choices[2] = RowChoice((Option("hearts", (-2, -2, -4, -8), 0.55), Option("hearts", (-2, -2, -8, -4), 0.45)),
                            False, False, 2)
+    return rules, rows, choices
+
+
+def test_the_totals_written_settle_rows_the_reader_could_not():
+    """Two rows of blank-4 each read two ways, 55 / 45: the totals tell which, and the rows are sure."""
+    from kingsheet.scan.choose import check_totals
+
+    rules, rows, choices = two_rows_read_two_ways()
     check = check_totals(rules, choices, totals_of(rules, rows))
     assert check.written and check.agree and check.settled == (1, 2)
     assert {n: (c.game, c.cells) for n, c in check.choices.items()} == rows
@@ -454,17 +462,9 @@ def test_one_total_the_reader_doubted_does_not_keep_the_others_from_settling_row
     the reader itself doubted that total (its readings carry under SURE_TOTAL), the other eleven
     still settle the rows; a total read wrong with confidence settles nothing (it may be the rows
     that are wrong, and a person says)."""
-    from kingsheet.scan.choose import Option, RowChoice, check_totals
+    from kingsheet.scan.choose import check_totals
 
-    rules = load_rules("blank-4")
-    rows = {1: ("tricks", (-4, -6, -6, 0)), 2: ("hearts", (-2, -2, -8, -4))}
-    for n in range(3, 13):
-        rows[n] = a_game("blank-4", 5)[n]
-    choices = {n: sure(g, c) for n, (g, c) in rows.items()}
-    choices[1] = RowChoice((Option("tricks", (-6, -4, -6, 0), 0.55), Option("tricks", (-4, -6, -6, 0), 0.45)),
-                           False, False, 2)
-    choices[2] = RowChoice((Option("hearts", (-2, -2, -4, -8), 0.55), Option("hearts", (-2, -2, -8, -4), 0.45)),
-                           False, False, 2)
+    rules, rows, choices = two_rows_read_two_ways()
     doubted = totals_of(rules, rows)
     doubted[0][3] = [Reading(999, math.log(0.5)), Reading(998, math.log(0.3))]
     check = check_totals(rules, choices, doubted)
