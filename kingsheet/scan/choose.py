@@ -255,7 +255,8 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
     return out
 
 
-def _by_game(rules: Rules, number: int, choice: RowChoice, games: Sequence[str]) -> dict[str, list[Option]]:
+def _by_game(rules: Rules, number: int, choice: RowChoice, games: Sequence[str], numbers: dict[str, float]
+             ) -> dict[str, list[Option]]:
     """A row's accepted readings by game, with the games its best cells also fit (re-signed: a
     minus sign is optional on the paper) though no reading of its number names them."""
     by_game: dict[str, list[Option]] = {}
@@ -264,7 +265,6 @@ def _by_game(rules: Rules, number: int, choice: RowChoice, games: Sequence[str])
     if not choice.options:
         return by_game
     top = choice.options[0]
-    numbers = dict(choice.numbers) or _numbers_from(choice.options)
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     for game in games:
         if game in by_game:
@@ -294,7 +294,8 @@ def _assign_group(rules: Rules, choices: dict[int, RowChoice], count: dict[str, 
     rows = sorted(choices)
     if len(rows) > sum(count.values()):
         return choices  # more rows than games: the count says nothing trustworthy
-    by_game = [_by_game(rules, n, choices[n], games) for n in rows]
+    numbers = [dict(choices[n].numbers) or _numbers_from(choices[n].options) for n in rows]
+    by_game = [_by_game(rules, n, choices[n], games, numbers[k]) for k, n in enumerate(rows)]
     weights = np.array([[sum(o.share for o in bg.get(game, ())) for game in games] for bg in by_game])
     for k, n in enumerate(rows):
         weights[k] = weights[k] / weights[k].max() if choices[n].options else 1.0  # no reading: any game
@@ -330,13 +331,12 @@ def _assign_group(rules: Rules, choices: dict[int, RowChoice], count: dict[str, 
                           for j, game in enumerate(games) for o in by_game[k].get(game, ())),
                          key=lambda o: -o.share)
         top, first = options[0], choice.options[0]
-        numbers = dict(choice.numbers) or _numbers_from(choice.options)
-        number = numbers.get(top.game, UNREAD)
+        number = numbers[k].get(top.game, UNREAD)
         cells_score = top.score - (number if choice.numbers else 0.0)  # without the numbers: the whole
         first_cells = choice.first_cells if choice.first_cells is not None else first.score + choice.stretch
-        sure = (top.share >= (SURE if top.game == first.game else SURE_CHANGED)
-                and first_cells - cells_score <= STRETCH and cells_score >= FLOOR
-                and number - max(numbers.values(), default=0.0) >= GAME_FLOOR)
+        sure = (_sure(top.share, cells_score, first_cells - cells_score)
+                and (top.game == first.game or top.share >= SURE_CHANGED)
+                and number - max(numbers[k].values(), default=0.0) >= GAME_FLOOR)
         changed = choice.changed if (top.game, top.cells) == (first.game, first.cells) else True
         out[n] = replace(choice, options=tuple(options[:max(4, len(choice.options))]), sure=sure, changed=changed,
                          stretch=choice.stretch + first.score - top.score)
@@ -427,6 +427,12 @@ STRONG = 3
 SURE_TOTAL = 0.9
 
 
+def _doubt(total: dict[int, float]) -> float:
+    """How likely a total is none of the readings kept of it, where the reader doubted it (else 0)."""
+    missed = max(0.0, 1 - sum(math.exp(v) for v in total.values()))
+    return missed if missed >= 1 - SURE_TOTAL else 0.0
+
+
 def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[dict[int, float]]]
            ) -> dict[int, tuple[Option, float]]:
     """Each unsure row's likeliest reading among the combinations that add up to every total as read
@@ -440,8 +446,7 @@ def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[di
         return line == 2 or rules.stage_of(option.game) == line
 
     # how likely each total is none of its readings kept (0: read too surely to be misread)
-    doubt = {k: [max(0.0, 1 - sum(math.exp(v) for v in cell.values())) for cell in line] for k, line in lines.items()}
-    doubt = {k: [d if d >= 1 - SURE_TOTAL else 0.0 for d in line] for k, line in doubt.items()}
+    doubt = {k: [_doubt(cell) for cell in line] for k, line in lines.items()}
     unsure = [n for n in sorted(choices) if not choices[n].sure]
     fixed = {k: [sum(choices[n].options[0].cells[j] for n in choices
                      if n not in unsure and adds(choices[n].options[0], k)) for j in range(players)] for k in lines}
