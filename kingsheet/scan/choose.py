@@ -28,8 +28,14 @@ SURE = 0.9
 STRETCH = 3.0
 #: ... and the reader itself gives the reading at least this (a log-probability: 15 %); else the
 #: truth may be a reading it never proposed (a stroke it missed, which the rules then "find" in a
-#: neighbouring cell), and the one accepted reading found is no proof.
+#: neighbouring cell), and the one accepted reading found is no proof ...
 FLOOR = math.log(0.15)
+#: ... unless the rules went no further from the reader's first reading than this: the reader read
+#: the row, unsure of some cells, and the rules confirmed it; a stroke missed would have had to be
+#: made up for by another misread. Measured on photos by training hands (tools/scan/calibrate.py,
+#: 512 sheets, seeds 3000000-3000199 and 3200000-3200314): of the rows only FLOOR flagged, those
+#: within 2.0 were 26 right of 26; within 3.0, one more unflagged wrong row.
+CONFIRMED = 2.0
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,7 @@ class RowChoice:
     stretch: float = 0.0  # how much less likely the choice is than the reader's first reading (a log)
     numbers: tuple[tuple[str, float], ...] = ()  # ordered blanks: each game's log-probability by its number
     first_cells: float | None = None  # the log-probability of the cells as the reader first read them
+    needs: float = SURE  # the share this row needs to be sure (more where the count of games moved it)
 
     @property
     def cells(self) -> tuple[int, ...] | None:
@@ -161,7 +168,7 @@ def _verdict(found: _Search, wanted: int) -> RowChoice:
 
 
 def _sure(share: float, score: float, stretch: float) -> bool:
-    return share >= SURE and stretch <= STRETCH and score >= FLOOR
+    return share >= SURE and stretch <= STRETCH and (score >= FLOOR or stretch <= CONFIRMED)
 
 
 def choose_row(rules: Rules, game_id: str, candidates: Sequence[Sequence[Reading]], players: tuple[str, ...],
@@ -218,11 +225,16 @@ UNREAD = -NEGLIGIBLE
 #: it at least this often (a log-probability, 0.1 %, against its likeliest number): the count of
 #: the games settles between readings the reader made, not against what it plainly read.
 GAME_FLOOR = math.log(0.001)
-#: A row the count gives another game than its own likeliest is sure only at this share: it rests on
+#: A row the count gives another game than its own likeliest, or makes less sure of its game by more
+#: than 1 %, is sure only at this share (also by the totals): it rests on
 #: how unlikely the other rows' misreads are, far into the reader's tails (on 12 diagnostic photos
 #: of `ordered-56` by MNIST's test writers, 672 rows, one such row was at 91 % and wrong).
 SURE_CHANGED = 0.99
-#: A game with no reading of the row accepted weighs this little in the count (against the row's best).
+#: A row's cells may be misread beyond what the search looks at (NEGLIGIBLE below its best): its game
+#: is then as likely as its number's reading alone makes it, times this. A row whose every accepted
+#: reading is that unlikely does not take games from the rows read well; its number decides.
+MISREAD = -NEGLIGIBLE
+#: The least weight a game has in a row (against the row's likeliest), that the sums stay positive.
 NO_READING = math.exp(-30)
 
 
@@ -234,8 +246,9 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
     read as Кинг where only one may be split it by how likely each one's other readings are, and
     a row unsure only between games the others hold far more surely becomes sure. A game no
     reading of a row names is still weighed when the row's cells fit it (its number then as
-    unlikely as the reader made it). A row is sure when its game and cells carry at least SURE of
-    that probability (SURE_CHANGED where that game is not the row's own likeliest), its cells are
+    unlikely as the reader made it); a row's cells may also be misread beyond the search (MISREAD).
+    A row is sure when its game and cells carry at least SURE of that probability (SURE_CHANGED
+    where that game is not the row's own likeliest, or the count took more than 1 % off it), its cells are
     sure as the reader read them, and its game's number is one the reader itself gave at least
     GAME_FLOOR."""
     from collections import Counter
@@ -296,10 +309,18 @@ def _assign_group(rules: Rules, choices: dict[int, RowChoice], count: dict[str, 
         return choices  # more rows than games: the count says nothing trustworthy
     numbers = [dict(choices[n].numbers) or _numbers_from(choices[n].options) for n in rows]
     by_game = [_by_game(rules, n, choices[n], games, numbers[k]) for k, n in enumerate(rows)]
-    weights = np.array([[sum(o.share for o in bg.get(game, ())) for game in games] for bg in by_game])
+    # each reading's log-probability (without the numbers' readings: its share), and each game's in a
+    # row: its accepted readings', or the cells misread (MISREAD)
+    def log(n: int, o: Option) -> float:
+        return o.score if choices[n].numbers else math.log(max(o.share, 1e-300))
+
+    logs = np.array([[np.logaddexp.reduce([log(n, o) for o in by_game[k].get(game, ())]
+                                          + [numbers[k].get(game, UNREAD) + MISREAD]) for game in games]
+                     for k, n in enumerate(rows)])
+    weights = np.ones_like(logs)
     for k, n in enumerate(rows):
-        weights[k] = weights[k] / weights[k].max() if choices[n].options else 1.0  # no reading: any game
-        weights[k] = np.maximum(weights[k], NO_READING)
+        if choices[n].options:  # no reading at all: any game
+            weights[k] = np.maximum(np.exp(logs[k] - logs[k].max()), NO_READING)
     # the ways to give games, as counts used so far (one digit per game, in mixed radix)
     radix = [count[game] + 1 for game in games]
     strides = np.cumprod([1, *radix[:-1]])
@@ -327,19 +348,21 @@ def _assign_group(rules: Rules, choices: dict[int, RowChoice], count: dict[str, 
         post = np.array([float((forward[k][room[j]] * backward[k + 1][index[room[j]] + strides[j]]).sum())
                          * weights[k, j] for j in range(len(games))])
         post /= post.sum()
-        options = sorted((replace(o, share=float(post[j]) * o.share / sum(x.share for x in by_game[k][game]))
+        options = sorted((replace(o, share=float(post[j] * math.exp(log(n, o) - logs[k, j])))
                           for j, game in enumerate(games) for o in by_game[k].get(game, ())),
                          key=lambda o: -o.share)
         top, first = options[0], choice.options[0]
         number = numbers[k].get(top.game, UNREAD)
         cells_score = top.score - (number if choice.numbers else 0.0)  # without the numbers: the whole
         first_cells = choice.first_cells if choice.first_cells is not None else first.score + choice.stretch
-        sure = (_sure(top.share, cells_score, first_cells - cells_score)
-                and (top.game == first.game or top.share >= SURE_CHANGED)
+        own = sum(o.share for o in choice.options if o.game == top.game)
+        moved = top.game != first.game or post[games.index(top.game)] < own - (1 - SURE_CHANGED)
+        needs = SURE_CHANGED if moved else SURE
+        sure = (_sure(top.share, cells_score, first_cells - cells_score) and top.share >= needs
                 and number - max(numbers[k].values(), default=0.0) >= GAME_FLOOR)
         changed = choice.changed if (top.game, top.cells) == (first.game, first.cells) else True
         out[n] = replace(choice, options=tuple(options[:max(4, len(choice.options))]), sure=sure, changed=changed,
-                         stretch=choice.stretch + first.score - top.score)
+                         stretch=choice.stretch + first.score - top.score, needs=needs)
     return out
 
 
@@ -394,10 +417,10 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     for rows, lines in groups:
         marginals = _weigh(rules, {n: choices[n] for n in rows}, {k: strong[k] for k in lines})
         for n, (option, share) in marginals.items():
-            if share >= SURE and not choices[n].sure:
+            if share >= choices[n].needs and not choices[n].sure:
                 rest = tuple(o for o in choices[n].options if o is not option)
                 out[n] = RowChoice((option, *rest), True, option is not choices[n].options[0] or choices[n].changed,
-                                   choices[n].tried)
+                                   choices[n].tried, needs=choices[n].needs)
                 settled.append(n)
     check = TotalsCheck(out, True, True, tuple(sorted(settled)), values)
     final = {n: (c.options[0].game, c.options[0].cells) for n, c in out.items()}
@@ -409,7 +432,8 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
         for option in choice.options[1:]:
             if check.adds_up(rules, [(option.game, option.cells) if m == n else row for m, row in final.items()]):
                 rest = tuple(o for o in choice.options[1:] if o is not option)
-                out[n] = RowChoice((choice.options[0], option, *rest), False, choice.changed, choice.tried)
+                out[n] = RowChoice((choice.options[0], option, *rest), False, choice.changed, choice.tried,
+                                   needs=choice.needs)
                 suspects.append(n)
                 break
     return replace(check, choices=out, agree=False, suspects=tuple(suspects))
