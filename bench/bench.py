@@ -411,7 +411,7 @@ class _ScanTally:
 
         rng = random.Random(seed)
         totals = k % 2 == 1  # every other table fills in the ИТОГО lines at the end
-        template = self.TEMPLATES[k % len(self.TEMPLATES)]
+        template = self.TEMPLATES[k // 2 % len(self.TEMPLATES)]  # each blank with and without them
         pages, truth = filled_sheet(template, hand, rng, totals=totals)  # type: ignore[arg-type]
         with tempfile.TemporaryDirectory() as d:
             paths = []
