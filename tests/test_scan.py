@@ -263,6 +263,44 @@ def test_two_digits_written_touching_are_also_read_as_two():
     assert 16 in [r.value for r in readings(pixels)]
 
 
+def test_a_thin_1_tucked_into_a_6_is_also_read_as_16():
+    """«16» whose 1 leans into the 6's rising stroke: one piece of ink narrower than tall, which no
+    straight cut parts. Such a piece is also cut (narrower ones are, rarely, two digits on photos),
+    and along the path of least ink as well; 16 is among the readings, for the rules to choose."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from kingsheet.scan.digits import _pieces, _seam_cut, readings
+
+    font = ImageFont.truetype(str(FONT), 56)
+    cell = Image.new("L", (200, 80), 240)
+    draw = ImageDraw.Draw(cell)
+    draw.text((84, 8), "6", font=font, fill=20)
+    left = draw.textbbox((84, 8), "6", font=font)[0]
+    draw.line([(left + 10, 12), (left - 6, 66)], fill=20, width=5)  # the 1, its top into the 6
+    pixels = np.asarray(cell)
+    found = _pieces(pixels)
+    assert found is not None and len(found[1]) == 1
+    x0, y0, x1, y1, _ids = found[1][0]
+    assert 0.5 < (x1 - x0) / (y1 - y0) < 0.7
+    assert len(_seam_cut(pixels, found[0], found[1][0])) == 2
+    read = readings(pixels)
+    assert read[0].value == 6 and 16 in [r.value for r in read]
+
+
+def test_a_digit_a_little_wider_than_tall_is_seldom_read_as_two():
+    """A round 0 a little wider than tall: cut in two, its halves may look like digits, but pieces so
+    shaped are seldom two digits (TOUCHING), so such readings weigh little against the 0."""
+    from PIL import Image, ImageDraw
+
+    from kingsheet.scan.digits import readings
+
+    cell = Image.new("L", (200, 80), 240)
+    ImageDraw.Draw(cell).ellipse((70, 14, 120, 66), outline=20, width=5)
+    read = readings(np.asarray(cell))
+    assert read[0].value == 0
+    assert max(r.score for r in read if r.value is not None and r.value >= 10) < read[0].score - 4
+
+
 def test_the_totals_written_at_the_end_are_read_and_checked(tmp_path, runner, monkeypatch):
     """A sheet with its ИТОГО lines filled in: the rows are checked against them (and rows the
     reader was unsure of may be settled by them). Rows that do not add up to what is written are
