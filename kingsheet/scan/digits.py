@@ -176,15 +176,7 @@ def _seam_cut(cell: np.ndarray, labels: np.ndarray, piece: Piece) -> list[np.nda
     parts = [mask & left, mask & ~left]
     if min(int(p.sum()) for p in parts) < 0.15 * int(mask.sum()):
         return []
-    digits = []
-    for part in parts:
-        ys, xs = np.nonzero(part)
-        part = part[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-        top, left_x = y0 + ys.min(), x0 + xs.min()
-        digit = np.full(part.shape, 255, np.uint8)
-        digit[part] = cell[top:top + part.shape[0], left_x:left_x + part.shape[1]][part]
-        digits.append(digit)
-    return digits
+    return [digit for part in parts if (digit := _ink(cell, part, x0, y0)) is not None]
 
 
 #: How often a piece of ink this wide for its height (width / height, then log-odds) is two digits
@@ -242,16 +234,22 @@ def _thinnest(ink: np.ndarray) -> list[int]:
 def _cut(cell: np.ndarray, labels: np.ndarray, pieces: list[Piece]) -> list[np.ndarray]:
     digits = []
     for x0, y0, x1, y1, ids in pieces[:3]:
-        mask = np.isin(labels[y0:y1, x0:x1], list(ids))
-        ys, xs = np.nonzero(mask)
-        if len(xs) == 0:
-            continue
-        mask = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-        top, left = y0 + ys.min(), x0 + xs.min()
-        piece = np.full(mask.shape, 255, np.uint8)
-        piece[mask] = cell[top:top + mask.shape[0], left:left + mask.shape[1]][mask]
-        digits.append(piece)
+        digit = _ink(cell, np.isin(labels[y0:y1, x0:x1], list(ids)), x0, y0)
+        if digit is not None:
+            digits.append(digit)
     return digits
+
+
+def _ink(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> np.ndarray | None:
+    """The cell's ink under ``mask`` (placed at x0, y0), cropped to it, on white; None: no ink."""
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return None
+    mask = mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    top, left = y0 + ys.min(), x0 + xs.min()
+    digit = np.full(mask.shape, 255, np.uint8)
+    digit[mask] = cell[top:top + mask.shape[0], left:left + mask.shape[1]][mask]
+    return digit
 
 
 def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | None:
