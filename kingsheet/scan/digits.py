@@ -59,10 +59,11 @@ Piece = tuple[int, int, int, int, frozenset[int]]  # a box (x0, y0, x1, y1) and 
 def segmentations(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list[np.ndarray]]]:
     """The ways a cell may divide into digits, each with its log-prior: as its ink's pieces fall
     (strokes that overlap left to right taken for one digit); with such strokes kept apart (digits
-    of a slanted hand overlap); with a wide piece cut in two where its ink is thinnest (two digits
-    written touching); and all of these again with a slanted hand stood upright. ``narrow``: a
-    piece narrower than that is cut in two as well when both halves are as tall as it (11 written
-    with its ones touching)."""
+    of a slanted hand overlap); with a piece at least half as wide as tall cut in two, straight
+    down where its ink is thinnest and along the path of least ink (two digits written touching;
+    as likely as TOUCHING says), or a very wide one in three; and all of these again with a slanted
+    hand stood upright. ``narrow``: a piece narrower than that is cut in two as well when both
+    halves are as tall as it (11 written with its ones touching)."""
     out = _divisions(cell, narrow)
     upright = _upright(cell)
     if upright is not None:
