@@ -280,9 +280,10 @@ def test_a_thin_1_tucked_into_a_6_is_also_read_as_16():
     pixels = np.asarray(cell)
     found = _pieces(pixels)
     assert found is not None and len(found[1]) == 1
-    x0, y0, x1, y1, _ids = found[1][0]
+    x0, y0, x1, y1, ids = found[1][0]
     assert 0.5 < (x1 - x0) / (y1 - y0) < 0.7
-    assert len(_seam_cut(pixels, found[0], found[1][0])) == 2
+    ink = np.isin(found[0][y0:y1, x0:x1], list(ids))
+    assert len(_seam_cut(pixels, ink, x0, y0)) == 2
     read = readings(pixels)
     assert read[0].value == 6 and 16 in [r.value for r in read]
 

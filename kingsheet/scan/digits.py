@@ -111,7 +111,8 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list
         out.append((-SPLIT_COST, _cut(cell, labels, apart)))
     for k, (x0, y0, x1, y1, ids) in enumerate(pieces[:3]):
         w, h = x1 - x0, y1 - y0
-        column_ink = np.isin(labels[y0:y1, x0:x1], list(ids)).sum(axis=0)
+        ink = np.isin(labels[y0:y1, x0:x1], list(ids))
+        column_ink = ink.sum(axis=0)
         for parts in (2, 3):  # two or three digits written touching
             thin = parts == 2 and narrow and NARROW * h <= w < 0.7 * h and _two_strokes(labels, pieces[k])
             if (w < (TOUCHING[0][0] if parts == 2 else 1.3) * h and not thin) or len(pieces) + parts - 1 > 3:
@@ -134,7 +135,7 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list
                     out.append((prior - SPLIT_COST * choice / 2,
                                 _cut(cell, labels, [*pieces[:k], *split, *pieces[k + 1:]])))
             if parts == 2 and not thin:  # and along the path of least ink, which may lean or bend
-                seam = _seam_cut(cell, labels, pieces[k])
+                seam = _seam_cut(cell, ink, x0, y0)
                 if seam:
                     out.append((_touching(w / h) - SPLIT_COST / 4,
                                 [*_cut(cell, labels, pieces[:k]), *seam, *_cut(cell, labels, pieces[k + 1:])]))
@@ -145,13 +146,11 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list
 SEAM_STEP = 2
 
 
-def _seam_cut(cell: np.ndarray, labels: np.ndarray, piece: Piece) -> list[np.ndarray]:
-    """A piece cut in two along the top-to-bottom path through the least ink (moving at most
-    SEAM_STEP pixels a row, within its middle three fifths): two digits touching where a straight
-    cut would take a stroke of one into the other (a 1 leaning on a 6's rising stroke). [] when
-    either side would be nearly empty."""
-    x0, y0, x1, y1, ids = piece
-    mask = np.isin(labels[y0:y1, x0:x1], list(ids))
+def _seam_cut(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> list[np.ndarray]:
+    """A piece (its ink ``mask``, placed at x0, y0) cut in two along the top-to-bottom path through
+    the least ink (moving at most SEAM_STEP pixels a row, within its middle three fifths): two
+    digits touching where a straight cut would take a stroke of one into the other (a 1 leaning on
+    a 6's rising stroke). [] when either side would be nearly empty."""
     h, w = mask.shape
     lo, hi = int(w * 0.2), int(w * 0.8) + 1
     if hi - lo < 3:
@@ -184,8 +183,7 @@ def _seam_cut(cell: np.ndarray, labels: np.ndarray, piece: Piece) -> list[np.nda
 #: written touching rather than one, measured on photos by training hands kept aside from training
 #: (tools/scan/photo_set.py's sheets 2000000-2000149: 11,962 single digits, 130 touching pairs; the
 #: narrowest bin, 0.5-0.7, from a later count on such photos: 3,370 of 8,992 single digits, 4 of 98
-#: pairs, a «16» with a thin 1 tucked into the 6): a digit is
-#: seldom wider than tall. Narrower pieces are not cut (but in a game's cell: ``narrow``). Before,
+#: pairs, a «16» with a thin 1 tucked into the 6): a digit is seldom wider than tall. Narrower pieces are not cut (but in a game's cell: ``narrow``). Before,
 #: a cut was never taken as less likely than SPLIT_COST: every digit a little wider than tall was
 #: also offered as two at 25 %, readings the rules then had to weigh against the true one.
 TOUCHING = ((0.5, -6.7), (0.7, -6.0), (0.95, -4.6), (1.1, -2.7), (1.3, -1.5), (1.5, -0.9), (1.75, 0.6))
