@@ -330,6 +330,27 @@ def test_a_game_read_twice_where_it_is_played_once_goes_by_the_other_readings_of
     assert out[boys].confidence == pytest.approx(out[king].confidence, abs=0.01)
 
 
+def test_two_rows_tied_for_one_game_are_shown_as_a_possible_game():
+    """ordered: two rows each read as Кинг or Мальчики alike, each played once. Each row alone is
+    50/50, so both would show the same game; they are shown as the likeliest way for the sheet as a
+    whole (one Кинг, one Мальчики), and both stay for a person to confirm."""
+    from kingsheet.render.pdf import ordered_games
+    from kingsheet.scan.choose import Option, RowChoice, assign_games
+
+    rules = load_rules("ordered")
+    games = ordered_games(rules)
+    row = (-16, 0, 0, 0)
+    boys, king = games.index("boys") + 1, games.index("king") + 1
+    choices = {n: RowChoice((Option(g, (0, 0, 0, 0), 0.99),), True, False, 1) for n, g in enumerate(games, 1)}
+    for n in (boys, king):
+        choices[n] = RowChoice((Option("king", row, 0.6), Option("boys", row, 0.4)), False, False, 2)
+    out = assign_games(rules, choices)
+    assert {out[boys].game, out[king].game} == {"boys", "king"}
+    assert not out[boys].sure and not out[king].sure
+    assert out[boys].confidence == pytest.approx(0.5, abs=0.01) and out[king].confidence == pytest.approx(0.5, abs=0.01)
+    assert all(out[n].sure and out[n].game == g for n, g in enumerate(games, 1) if n not in (boys, king))
+
+
 def test_totals_that_do_not_add_up_point_at_the_row_whose_other_reading_would():
     from kingsheet.scan.choose import Option, RowChoice, check_totals
 

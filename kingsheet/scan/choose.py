@@ -13,6 +13,7 @@ import heapq
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from kingsheet.core.rules import Rules
 from kingsheet.core.scoring import cell_sign
@@ -340,6 +341,7 @@ def _assign_group(rules: Rules, choices: dict[int, RowChoice], count: dict[str, 
         for j in range(len(games)):
             prev[room[j]] += weights[k, j] * backward[0][index[room[j]] + strides[j]]
         backward.insert(0, prev / prev.max())
+    joint = _likeliest_ways(weights, room, index, strides)
     out = {}
     for k, n in enumerate(rows):
         choice = choices[n]
@@ -360,10 +362,42 @@ def _assign_group(rules: Rules, choices: dict[int, RowChoice], count: dict[str, 
         needs = SURE_CHANGED if moved else SURE
         sure = (_sure(top.share, cells_score, first_cells - cells_score) and top.share >= needs
                 and number - max(numbers[k].values(), default=0.0) >= GAME_FLOOR)
+        if not sure and top.game != games[joint[k]]:  # shown as the likeliest way for the group as a whole
+            top = next((o for o in options if o.game == games[joint[k]]), top)
+            options = [top, *(o for o in options if o is not top)]
         changed = choice.changed if (top.game, top.cells) == (first.game, first.cells) else True
         out[n] = replace(choice, options=tuple(options[:max(4, len(choice.options))]), sure=sure, changed=changed,
                          stretch=choice.stretch + first.score - top.score, needs=needs)
     return out
+
+
+def _likeliest_ways(weights: Any, room: list[Any], index: Any, strides: Any) -> list[int]:
+    """The likeliest way to give the group's rows their games within the count (Viterbi over the
+    counts used so far): each row's game, as an index into the games. Each row's own likeliest game
+    may not fit together (two rows unsure between Кинг and another game both lean to Кинг); a row
+    left unsure shows the game of this way, so the rows as shown are a possible game."""
+    import numpy as np
+
+    logw = np.log(weights)
+    best = np.full(len(index), -np.inf)
+    best[0] = 0.0
+    came: list[Any] = []
+    for k in range(len(weights)):
+        nxt = np.full(len(index), -np.inf)
+        arg = np.full(len(index), -1)
+        for j in range(weights.shape[1]):
+            to = index[room[j]] + strides[j]
+            value = best[room[j]] + logw[k, j]
+            better = value > nxt[to]
+            nxt[to[better]], arg[to[better]] = value[better], j
+        came.append(arg)
+        best = nxt
+    state, out = int(np.argmax(best)), []
+    for arg in reversed(came):
+        j = int(arg[state])
+        out.append(j)
+        state -= int(strides[j])
+    return out[::-1]
 
 
 #: At most this many combinations of the unsure rows' readings are weighed against the totals.
