@@ -437,6 +437,30 @@ def test_digits_cut_from_a_photo_for_training_are_labelled_as_written():
     assert (read == np.array(ys)).mean() >= 0.95
 
 
+def test_the_networks_of_the_ensemble_are_stored_together_and_their_logits_averaged(tmp_path):
+    """digits.save_members/load_members keep every network of the ensemble in one file (the first
+    under its own names, as older weights were written), and Model averages their logits: a digit one
+    network reads plainly and the other doubts is read, less surely than by the first alone."""
+    from kingsheet.scan.digits import LAYERS, Model, load_members, save_members
+
+    shipped = load_members()
+    first = shipped[0]
+    doubter = {k: v.copy() for k, v in first.items()}
+    doubter["f2"], doubter["f2b"] = np.zeros_like(first["f2"]), np.zeros_like(first["f2b"])  # every class alike
+    path = tmp_path / "two.npz"
+    save_members([first, doubter], path)
+    with np.load(path) as data:
+        assert set(data.files) == set(LAYERS) | {f"m1_{k}" for k in LAYERS}
+    both = load_members(path)
+    assert len(both) == 2 and np.allclose(both[1]["f2"], 0)
+    x = np.zeros((1, 28, 28), np.float32)
+    x[0, 4:24, 13:15] = 1.0  # an upright stroke: a 1
+    alone, together = Model(first).log_probs(x)[0], Model(both).log_probs(x)[0]
+    assert alone.argmax() == together.argmax() == 1
+    assert np.allclose(together, (alone - alone.max()) / 2 - np.log(np.exp((alone - alone.max()) / 2).sum()))
+    assert together[1] < alone[1]
+
+
 def test_the_temperature_undoes_a_network_that_is_too_sure():
     """train.temperature: log-probabilities made three times too sharp are found to be so."""
     from train import temperature

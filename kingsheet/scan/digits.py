@@ -307,33 +307,54 @@ def _pool(x: np.ndarray) -> np.ndarray:
 
 
 class Model:
-    """A small convolutional network (two convolutions with pooling, two dense layers), run in numpy.
-    Its classes are the ten digits and an eleventh, "not one digit" (two digits written touching,
-    taken for one piece): a reading's probability is its digit's, so such a piece is not read as
-    some digit with confidence."""
+    """Small convolutional networks (two convolutions with pooling, two dense layers), run in numpy:
+    one, or several trained apart whose logits are averaged (an ensemble: their misreads differ, so
+    together they misread less). Its classes are the ten digits and an eleventh, "not one digit" (two
+    digits written touching, taken for one piece): a reading's probability is its digit's, so such a
+    piece is not read as some digit with confidence."""
 
-    def __init__(self, weights: Any) -> None:
-        self.w = weights
+    def __init__(self, weights: dict[str, np.ndarray] | list[dict[str, np.ndarray]]) -> None:
+        self.members = weights if isinstance(weights, list) else [weights]
 
     def log_probs(self, x: np.ndarray) -> np.ndarray:
-        w = self.w
-        maps: np.ndarray = x.reshape(-1, 1, SIZE, SIZE)
-        maps = _pool(np.maximum(_conv(maps, w["c1"], w["c1b"]), 0))
-        maps = _pool(np.maximum(_conv(maps, w["c2"], w["c2b"]), 0))
-        flat: np.ndarray = maps.reshape(len(maps), -1)
-        hidden = np.maximum(flat @ w["f1"].T + w["f1b"], 0)
-        z = hidden @ w["f2"].T + w["f2b"]
+        z = np.mean([_logits(w, x) for w in self.members], axis=0)
         z = z - z.max(axis=1, keepdims=True)
         return np.asarray(z - np.log(np.exp(z).sum(axis=1, keepdims=True)))
+
+
+def _logits(w: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
+    maps: np.ndarray = x.reshape(-1, 1, SIZE, SIZE)
+    maps = _pool(np.maximum(_conv(maps, w["c1"], w["c1b"]), 0))
+    maps = _pool(np.maximum(_conv(maps, w["c2"], w["c2b"]), 0))
+    flat: np.ndarray = maps.reshape(len(maps), -1)
+    hidden = np.maximum(flat @ w["f1"].T + w["f1b"], 0)
+    return np.asarray(hidden @ w["f2"].T + w["f2b"])
 
 
 LAYERS = ("c1", "c1b", "c2", "c2b", "f1", "f1b", "f2", "f2b")
 
 
+def load_members(path: Path = WEIGHTS) -> list[dict[str, np.ndarray]]:
+    """The networks stored in ``path``: the first's layers under their names (``c1``…), the k-th's
+    (k ≥ 1) as ``m{k}_c1``…"""
+    with np.load(path) as data:
+        names = set(data.files)
+        out = [{k: data[k].astype(np.float32) for k in LAYERS}]
+        while all(f"m{len(out)}_{k}" in names for k in LAYERS):
+            out.append({k: data[f"m{len(out)}_{k}"].astype(np.float32) for k in LAYERS})
+    return out
+
+
+def save_members(members: list[dict[str, np.ndarray]], path: Path = WEIGHTS) -> None:
+    """Write ``members`` as load_members reads them (float16: the package stays small)."""
+    arrays: dict[str, Any] = {(f"m{i}_{k}" if i else k): w[k].astype(np.float16)
+                              for i, w in enumerate(members) for k in LAYERS}
+    np.savez_compressed(path, **arrays)
+
+
 @cache
 def model() -> Model:
-    with np.load(WEIGHTS) as data:
-        return Model({k: data[k].astype(np.float32) for k in LAYERS})
+    return Model(load_members())
 
 
 def readings(cell: np.ndarray, top: int = 10, per_digit: int = 4, narrow: bool = False) -> list[Reading]:

@@ -4,6 +4,11 @@
     python tools/scan/photo_set.py 600 1000000 ~/.cache/kingsheet-train/photo-set.npz
     python tools/scan/photo_set.py 150 2000000 ~/.cache/kingsheet-train/photo-check.npz
     python tools/scan/train.py --tune     # then the photo: about 10 minutes
+    python tools/scan/train.py --member 1 && python tools/scan/train.py --tune 1   # a second network
+
+``--member K`` trains the K-th network of the ensemble (its own seed, its own augmented digits: its
+misreads differ from the others'), kept in digits.npz beside those before it; ``--tune K`` tunes
+that one, then fits the ensemble's temperature.
 
 The network is trained with PyTorch (a tool of this script only: `pip install torch`); the
 package runs the weights in numpy (kingsheet/scan/digits.py), so torch is never needed at run time.
@@ -33,7 +38,7 @@ sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 from handwriting import HELD_OUT_FONTS, TRAIN_FONTS, available, glyph, has_digit, scanned_digit, sklearn_digits  # noqa: E402
 from sources import HELD_OUT_GOOGLE, TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
 
-from kingsheet.scan.digits import LAYERS, SIZE, WEIGHTS, Model, normalize, segment  # noqa: E402
+from kingsheet.scan.digits import LAYERS, SIZE, WEIGHTS, Model, load_members, normalize, save_members, segment  # noqa: E402
 
 SEED = 20261130
 #: The ten digits, and NOT_A_DIGIT: ink that is not one digit (two written touching, taken for one
@@ -65,12 +70,13 @@ def scanned_set(images: np.ndarray, labels: np.ndarray, rng: random.Random) -> n
 
 
 def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, start: dict[str, np.ndarray] | None = None,
-          lr: float = 2e-3) -> dict[str, np.ndarray]:
-    """The network trained on (x, y); ``start``: weights to go on from (else random)."""
+          lr: float = 2e-3, member: int = 0) -> dict[str, np.ndarray]:
+    """The network trained on (x, y); ``start``: weights to go on from (else random); ``member``:
+    which of the ensemble (its seed)."""
     import torch
     from torch import nn
 
-    torch.manual_seed(SEED)
+    torch.manual_seed(SEED + member)
     torch.set_num_threads(os.cpu_count() or 1)
     c1, c2, hidden = 32, 64, 256
     net = nn.Sequential(nn.Conv2d(1, c1, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(c1, c2, 5), nn.ReLU(),
@@ -109,31 +115,43 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, start: dict[str, np.nd
     return out
 
 
-def accuracy(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> float:
-    model = Model({k: weights[k].astype(np.float16).astype(np.float32) for k in LAYERS})
+def accuracy(weights: dict[str, np.ndarray] | list[dict[str, np.ndarray]], x: np.ndarray, y: np.ndarray) -> float:
+    members = weights if isinstance(weights, list) else [weights]
+    model = Model([{k: w[k].astype(np.float16).astype(np.float32) for k in LAYERS} for w in members])
     return float((model.log_probs(x).argmax(1) == y).mean())
+
+
+def option(flag: str) -> int | None:
+    """The number after ``flag`` on the command line (0 when the flag stands alone), or None."""
+    if flag not in sys.argv:
+        return None
+    at = sys.argv.index(flag) + 1
+    return int(sys.argv[at]) if at < len(sys.argv) and sys.argv[at].isdigit() else 0
 
 
 def main() -> None:
     """``--reuse``: train on the digits the last run wrote out (CACHE/train-set.npz), e.g. to try
-    another network; without it they are made afresh. ``--tune``: go on from the shipped weights
-    with digits cut from photos (see tune)."""
+    another network; without it they are made afresh. ``--tune [K]``: go on from the shipped weights
+    of member K with digits cut from photos (see tune). ``--member K``: train the K-th network of the
+    ensemble (0: the first) from scratch, on digits augmented afresh with its own seed."""
     from sources import CACHE
 
-    if "--tune" in sys.argv:
-        tune()
+    tuned = option("--tune")
+    if tuned is not None:
+        tune(tuned)
         return
+    member = option("--member") or 0
     saved = CACHE / "train-set.npz"
     if "--reuse" in sys.argv and saved.exists():
         with np.load(saved) as data:
             x, y = data["x"], data["y"]
         print(f"training on the {len(x)} digits of {saved}", flush=True)
-        report(train(x, y), x, y)
+        report(train(x, y, member=member), x, y, member)
         return
-    x, y, what = clean_set(random.Random(SEED), 150)
-    print(f"training on {len(x)} digits ({what})", flush=True)
+    x, y, what = clean_set(random.Random(SEED + member), 150)
+    print(f"training network {member} on {len(x)} digits ({what})", flush=True)
     np.savez_compressed(saved, x=x.astype(np.float16), y=y)
-    report(train(x, y), x, y)
+    report(train(x, y, member=member), x, y, member)
 
 
 def sklearn_split() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -161,32 +179,34 @@ def clean_set(rng: random.Random, per_font: int, mnist_sample: int | None = None
             f"{len(sx)} from scikit-learn, {len(fx)} from {len(fonts)} fonts, {len(mx)} from MNIST's training writers")
 
 
-def tune() -> None:
-    """Go on from the shipped weights with digits as kingsheet's own pipeline cuts them from photos
-    by training hands (photo_set.py → CACHE/photo-set.npz), beside a sample of the clean digits so
-    that no hand is forgotten; then calibrate: one temperature, fitted on photos by training hands
-    kept aside (CACHE/photo-check.npz, other sheets), so that a reading's probability means what
-    it says. Held-out hands are not involved."""
+def tune(member: int = 0) -> None:
+    """Go on from the shipped weights of network ``member`` with digits as kingsheet's own pipeline
+    cuts them from photos by training hands (photo_set.py → CACHE/photo-set.npz), beside a sample of
+    the clean digits so that no hand is forgotten; then calibrate the ensemble: one temperature,
+    fitted on photos by training hands kept aside (CACHE/photo-check.npz, other sheets), so that a
+    reading's probability means what it says. Held-out hands are not involved."""
     from sources import CACHE
 
     with np.load(CACHE / "photo-set.npz") as data:
         px, py = data["x"].astype(np.float32), data["y"]
-    cx_, cy_, what = clean_set(random.Random(SEED + 3), 30, mnist_sample=20000)
-    jx = touching_pairs(px, np.random.default_rng(SEED + 4), len(px) // 4)
+    cx_, cy_, what = clean_set(random.Random(SEED + 3 + 7 * member), 30, mnist_sample=20000)
+    jx = touching_pairs(px, np.random.default_rng(SEED + 4 + member), len(px) // 4)
     x = np.concatenate([px, cx_, jx])
     y = np.concatenate([py, cy_, np.full(len(jx), NOT_A_DIGIT)])
-    print(f"tuning on {len(x)} pieces ({len(px)} digits cut from photos, {what}; {len(jx)} touching pairs)",
-          flush=True)
-    with np.load(WEIGHTS) as data:
-        start = {k: data[k].astype(np.float32) for k in LAYERS}
+    print(f"tuning network {member} on {len(x)} pieces ({len(px)} digits cut from photos, {what}; "
+          f"{len(jx)} touching pairs)", flush=True)
+    members = load_members()
     with np.load(CACHE / "photo-check.npz") as data:
         cx, cy = data["x"].astype(np.float32), data["y"]
-    print(f"photos kept aside ({len(cx)} digits): {accuracy(start, cx, cy):.2%} before", flush=True)
-    weights = train(x, y, epochs=4, start=start, lr=5e-4)
-    t = temperature(Model({k: weights[k].astype(np.float32) for k in LAYERS}).log_probs(cx), cy)
-    weights["f2"], weights["f2b"] = weights["f2"] / t, weights["f2b"] / t
-    print(f"photos kept aside: {accuracy(weights, cx, cy):.2%} after; temperature {t:.2f}")
-    report(weights, x, y)
+    print(f"photos kept aside ({len(cx)} digits): network {member} {accuracy(members[member], cx, cy):.2%}, "
+          f"ensemble {accuracy(members, cx, cy):.2%} before", flush=True)
+    members[member] = train(x, y, epochs=4, start=members[member], lr=5e-4, member=member)
+    t = temperature(Model(members).log_probs(cx), cy)
+    for w in members:  # the ensemble averages logits: one temperature divides them all
+        w["f2"], w["f2b"] = w["f2"] / t, w["f2b"] / t
+    print(f"photos kept aside: network {member} {accuracy(members[member], cx, cy):.2%}, "
+          f"ensemble {accuracy(members, cx, cy):.2%} after; temperature {t:.2f}")
+    report(members[member], x, y, member, members)
 
 
 def touching_pairs(digits: np.ndarray, rng: np.random.Generator, count: int) -> np.ndarray:
@@ -217,18 +237,25 @@ def temperature(lp: np.ndarray, y: np.ndarray) -> float:
     return float(min(np.arange(0.5, 4.0, 0.02), key=nll))
 
 
-def report(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> None:
-    """Measure on what training never saw, then write the weights."""
+def report(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray, member: int = 0,
+           members: list[dict[str, np.ndarray]] | None = None) -> None:
+    """Measure on what training never saw, then write the weights: network ``member`` of the shipped
+    ensemble (``members``: the whole ensemble as it now stands, e.g. with a joint temperature)."""
+    if members is None:
+        members = load_members() if WEIGHTS.exists() else []
+        members = (members + [weights])[:max(len(members), member + 1)]
+        members[member] = weights
     _sx, _sy, kept_x, kept_y = sklearn_split()
     held = available(HELD_OUT_FONTS) + google_fonts(HELD_OUT_GOOGLE)
     hx, hy = font_set(held, 40, random.Random(SEED + 1))
     tx_raw, ty = mnist("t10k")
     tx = scanned_set(tx_raw, ty, random.Random(SEED + 2))
-    print(f"held out: scikit-learn digits {accuracy(weights, kept_x, kept_y):.1%}; "
-          f"fonts ({len(held)}) {accuracy(weights, hx, hy):.1%}; MNIST test writers "
-          f"{accuracy(weights, tx, ty) if len(tx) else float('nan'):.1%}; "
-          f"training: {accuracy(weights, x[:5000], y[:5000]):.1%} (first 5000)")
-    np.savez_compressed(WEIGHTS, **{k: v.astype(np.float16) for k, v in weights.items()})
+    for what, net in ((f"network {member}", weights), (f"ensemble of {len(members)}", members)):
+        print(f"{what}, held out: scikit-learn digits {accuracy(net, kept_x, kept_y):.1%}; "
+              f"fonts ({len(held)}) {accuracy(net, hx, hy):.1%}; MNIST test writers "
+              f"{accuracy(net, tx, ty) if len(tx) else float('nan'):.1%}; "
+              f"training: {accuracy(net, x[:5000], y[:5000]):.1%} (first 5000)")
+    save_members(members)
     print(f"wrote {WEIGHTS.relative_to(ROOT)} ({WEIGHTS.stat().st_size // 1024} KiB)")
 
 
