@@ -366,7 +366,7 @@ def readings(cell: np.ndarray, top: int = 10, per_digit: int = 4, narrow: bool =
     pieces = [d for _prior, digits in ways for d in digits]
     if not pieces:
         return [Reading(None, 0.0)]
-    lp = model().log_probs(np.stack([normalize(d) for d in pieces]))
+    lp = _read_pieces(np.stack([normalize(d) for d in pieces]))
     best: dict[int, float] = {}
     at = 0
     for k, (prior, digits) in enumerate(ways):  # the pieces as they fall: ``top`` readings; each cut: a few
@@ -380,6 +380,21 @@ def readings(cell: np.ndarray, top: int = 10, per_digit: int = 4, narrow: bool =
     # a stray mark read as a digit: the cell may be empty after all (and 0 is written as nothing)
     out.append(Reading(None, min(r.score for r in out) - math.log(50)))
     return out
+
+
+def _read_pieces(inputs: np.ndarray) -> np.ndarray:
+    """The network's log-probabilities for each input, each distinct input read once (a cell's ways
+    to divide often cut the same piece: about one in eight)."""
+    seen: dict[bytes, int] = {}  # an input → its row among those read
+    keep: list[int] = []
+    which = []
+    for k, x in enumerate(inputs):
+        key = x.tobytes()
+        if key not in seen:
+            seen[key] = len(keep)
+            keep.append(k)
+        which.append(seen[key])
+    return model().log_probs(inputs[keep])[which]
 
 
 def _combinations(choices: list[list[tuple[float, int]]]) -> list[tuple[float, tuple[int, ...]]]:
