@@ -27,11 +27,11 @@ pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None or not FONT.exi
 
 
 def photo(tmp_path: Path, rules_id: str = "blank-4", seed: int = 1, deals: int | None = None,
-          page: int = 0) -> tuple[Path, list[tuple[int, ...]]]:
-    from synth import filled_sheet, photograph
+          page: int = 0, pen: str | None = None) -> tuple[Path, list[tuple[int, ...]]]:
+    from synth import PENS, filled_sheet, photograph
 
     rng = random.Random(seed)
-    pages, rows = filled_sheet(rules_id, FONT, rng, deals=deals)
+    pages, rows = filled_sheet(rules_id, FONT, rng, deals=deals, pen=PENS[pen] if pen else None)
     path = tmp_path / f"{rules_id}-{seed}-{page}.jpg"
     path.write_bytes(photograph(pages[page], rng, quality=(80, 90)))
     return path, rows
@@ -46,6 +46,39 @@ def test_a_photo_of_a_filled_blank_reads_back(tmp_path):
     right = [(r.game, r.cells) == t for r, t in zip(sheet.rows, truth)]
     assert sum(right) >= 10
     assert all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))  # a wrong row is never passed as sure
+
+
+@pytest.mark.parametrize("pen", ["blue", "light blue", "violet", "red"])
+def test_a_blank_filled_in_with_a_coloured_pen_reads_as_well_as_in_black(tmp_path, pen):
+    """A colour photo of a blank filled in with a blue, violet or red pen: the ink is read in the
+    colour where it is darkest (a light blue pen is nearly as bright as the paper in the shade)."""
+    from kingsheet.scan.page import load
+    from kingsheet.scan.reader import read_sheet
+
+    path, truth = photo(tmp_path, seed=4, pen=pen)
+    assert load(path).ndim == 3
+    sheet = read_sheet([path])
+    assert [(r.game, r.cells) for r in sheet.rows] == truth
+    assert all(r.choice.sure for r in sheet.rows)
+
+
+def test_a_pale_pen_is_clear_ink_in_the_colour_where_it_is_darkest():
+    """page.ink_of: a light blue stroke on paper under a warm lamp is darker than the paper by far
+    more than the reader asks of ink (digits._pieces: 90 below the paper) in the colour where it is
+    darkest, though in brightness alone it is not."""
+    import cv2
+
+    from kingsheet.scan.page import ink_of
+
+    paper, pen = (170, 215, 240), (220, 160, 110)  # BGR: warm-lit paper; a light blue gel pen in that light
+    page = np.empty((200, 200, 3), np.uint8)
+    page[:] = paper
+    page[60:140, 95:103] = pen  # a stroke: a 1
+    ink = ink_of(page)
+    assert ink[100, 50] - ink[100, 99] > 90
+    grey = ink_of(cv2.cvtColor(page, cv2.COLOR_BGR2GRAY))
+    assert grey[100, 50] - grey[100, 99] < 90
+    assert np.array_equal(ink_of(np.dstack([grey] * 3)), grey)  # a grey picture in colour: the same
 
 
 def photos(tmp_path: Path, rules_id: str, seed: int) -> tuple[list[Path], list]:

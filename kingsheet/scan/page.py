@@ -46,13 +46,14 @@ def parse_code(text: str) -> Code | None:
 
 
 def load(path: Path) -> np.ndarray:
-    """The photo as grey pixels; a file that is not a usable picture is one sentence."""
+    """The photo in colour (BGR), or grey when it is a grey picture; a file that is not a usable
+    picture is one sentence."""
     import cv2
 
     from kingsheet.files.gamefile import read_bounded
 
     data = read_bounded(path, MAX_PHOTO_BYTES, _("photo"))
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_ANYCOLOR)
     if img is None:
         raise Unreadable(_("{path}: not a picture kingsheet can open (JPEG or PNG)").format(path=path))
     if img.shape[0] * img.shape[1] > MAX_PIXELS:
@@ -150,25 +151,38 @@ def upright(marks: np.ndarray, code_at: tuple[float, float]) -> np.ndarray:
     return np.asarray(np.roll(marks, 3 - k, axis=0))
 
 
-def straighten(gray: np.ndarray, marks: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:
-    """The page seen from straight above, PX pixels a millimetre."""
+def straighten(photo: np.ndarray, marks: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:
+    """The page seen from straight above, PX pixels a millimetre, as ink on paper (grey): in each
+    colour the paper's own light divided out, then the darkest of the three. A blue or red pen is
+    as dark there as it is in its colour's opposite (blue ink in red light), not as pale as its
+    brightness (a light blue pen is nearly as bright as shaded paper); black print stays black."""
     import cv2
 
     w, h = size_mm
     target = np.array([(MARK_AT, MARK_AT), (w - MARK_AT, MARK_AT), (w - MARK_AT, h - MARK_AT), (MARK_AT, h - MARK_AT)],
                       np.float32) * PX
     matrix = cv2.getPerspectiveTransform(marks.astype(np.float32), target)
-    page = cv2.warpPerspective(gray, matrix, (round(w * PX), round(h * PX)), flags=cv2.INTER_AREA,
-                               borderValue=255)
-    return _even_light(np.asarray(page))
+    page = cv2.warpPerspective(photo, matrix, (round(w * PX), round(h * PX)), flags=cv2.INTER_AREA,
+                               borderValue=(255, 255, 255) if photo.ndim == 3 else 255)
+    return ink_of(np.asarray(page))
+
+
+def ink_of(page: np.ndarray) -> np.ndarray:
+    """A page (grey, or BGR) as ink on paper: the light taken out (_even_light), then in colour the
+    darkest of the three."""
+    even = _even_light(page)
+    return np.asarray(even.min(axis=2) if even.ndim == 3 else even)
 
 
 def _even_light(page: np.ndarray) -> np.ndarray:
-    """Uneven light taken out: the paper's own brightness, estimated by a wide closing, divided out."""
+    """Uneven light taken out: the paper's own brightness, estimated by a wide closing, divided out
+    (in each colour of a colour page: its white balance too)."""
     import cv2
 
-    background = cv2.morphologyEx(page, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (31, 31)))
-    background = cv2.GaussianBlur(background, (0, 0), 15)
+    h, w = page.shape[:2]
+    small = cv2.resize(page, (w // 4, h // 4), interpolation=cv2.INTER_AREA)  # the paper's light is smooth:
+    small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (8, 8)))
+    background = cv2.resize(cv2.GaussianBlur(small, (0, 0), 4), (w, h), interpolation=cv2.INTER_LINEAR)
     return np.asarray(np.clip(page.astype(np.float32) / np.maximum(background, 1) * 235, 0, 255).astype(np.uint8))
 
 
@@ -192,11 +206,14 @@ def page_size(players: int) -> tuple[float, float]:
 
 def read_page(path: Path) -> tuple[Code, np.ndarray]:
     """A photo → its code and the straightened page."""
-    gray = load(path)
+    import cv2
+
+    photo = load(path)
+    gray = photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)  # the print: black on white
     where = str(path)
     code, at = find_code(gray, where)
     marks = upright(find_marks(gray, where), at)
-    page = straighten(gray, marks, page_size(code.players))
+    page = straighten(photo, marks, page_size(code.players))
     if sharpness(page) < 15:
         raise Unreadable(_("{where}: the photo is too blurred to read").format(where=where))
     return code, page

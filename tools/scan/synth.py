@@ -42,12 +42,19 @@ class Written(NamedTuple):
     points: tuple[int, ...]
 
 
+#: Pens people fill a blank with (RGB of the ink where it lies thick), for photos in colour.
+PENS = {"black": (25, 25, 30), "blue": (30, 50, 140), "light blue": (60, 110, 210), "violet": (85, 50, 145),
+        "red": (190, 30, 40)}
+
+
 def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.Random, lang: str = "ru",
-                 deals: int | None = None, totals: bool = False) -> tuple[list[Image.Image], list[Written]]:
+                 deals: int | None = None, totals: bool = False, pen: tuple[int, int, int] | None = None
+                 ) -> tuple[list[Image.Image], list[Written]]:
     """The blank's pages with a simulated legal game written in by ``hand`` (a font's path, or a
     hand of handwriting.py), and the game's rows. On an ordered blank the game column holds the
     game's number, as the blank asks; ``totals``: the ИТОГО lines are filled in at the end, each
-    player's sums (−, +, all) as the table adds them up."""
+    player's sums (−, +, all) as the table adds them up. ``pen``: written in that colour (RGB
+    pages; else grey ink on grey pages)."""
     from kingsheet.core.rules import Order, load_rules
     from kingsheet.core.simulate import play_game
     from kingsheet.render.pdf import blank_boxes, ordered_games
@@ -55,6 +62,9 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
     rules = load_rules(rules_id)
     layout, total_boxes = blank_boxes(rules, False, lang)
     pages = [Image.open(io.BytesIO(b)).convert("L") for b in blank_pages(rules_id, lang)]
+    printed = pages
+    if pen is not None:  # the handwriting on layers of its own, coloured at the end
+        pages = [Image.new("L", p.size, 255) for p in printed]
     writer = FontHand(hand) if isinstance(hand, Path) else hand
     px = DPI / 25.4
     numbers = {gid: k for k, gid in enumerate(ordered_games(rules), 1)}
@@ -86,18 +96,33 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
             for value, (x0, y0, x1, y1) in zip(line, where.cells):
                 text = str(abs(value)) if value >= 0 or rng.random() < 0.6 else f"-{abs(value)}"
                 writer.write(page, (x0 * px, y0 * px, x1 * px, y1 * px), text, rng, ink=rng.randint(10, 70))
+    if pen is not None:
+        pages = [_in_colour(p, layer, pen) for p, layer in zip(printed, pages)]
     return pages, rows
+
+
+def _in_colour(printed: Image.Image, ink: Image.Image, pen: tuple[int, int, int]) -> Image.Image:
+    """The printed page (grey) with the handwriting's layer laid on it in the pen's colour: each
+    absorbs light as ink does."""
+    base = np.asarray(printed, np.float32)[..., None] / 255
+    dark = 1 - np.asarray(ink, np.float32)[..., None] / 255
+    colour = np.array(pen, np.float32) / 255
+    return Image.fromarray(np.clip(base * (1 - dark * (1 - colour)) * 255, 0, 255).astype(np.uint8), "RGB")
 
 
 def photograph(page: Image.Image, rng: random.Random, quality: tuple[int, int] = (55, 85)) -> bytes:
     """A phone's photo of the page on a table: tilted, in perspective, unevenly lit, a little blurred
-    and noisy, saved as JPEG."""
+    and noisy, saved as JPEG. A page in colour (RGB) is photographed in colour, under light a little
+    warm or cool."""
     import cv2
 
     img = np.asarray(page, np.float32)
-    h, w = img.shape
+    h, w = img.shape[:2]
+    colour = img.shape[2:]  # () grey, (3,) RGB
     canvas_w, canvas_h = int(w * 1.25), int(h * 1.2)
-    table = np.full((canvas_h, canvas_w), rng.uniform(60, 140), np.float32)
+    table = np.full((canvas_h, canvas_w, *colour), rng.uniform(60, 140), np.float32)
+    if colour:
+        table *= np.array([1.0, rng.uniform(0.75, 0.95), rng.uniform(0.55, 0.85)], np.float32)  # a wooden table
     table += np.random.default_rng(rng.randrange(1 << 30)).standard_normal(table.shape, np.float32) * 6
     src = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
     jitter = 0.04
@@ -111,15 +136,20 @@ def photograph(page: Image.Image, rng: random.Random, quality: tuple[int, int] =
         yr = x2 * np.sin(angle) + y2 * np.cos(angle)
         dst.append((cx + xr + rng.uniform(-jitter, jitter) * w, cy + yr + rng.uniform(-jitter, jitter) * h))
     matrix = cv2.getPerspectiveTransform(src, np.array(dst, np.float32))
-    warped = cv2.warpPerspective(img, matrix, (canvas_w, canvas_h), flags=cv2.INTER_LINEAR, borderValue=-1)
+    warped = cv2.warpPerspective(img, matrix, (canvas_w, canvas_h), flags=cv2.INTER_LINEAR,
+                                 borderValue=(-1, -1, -1) if colour else -1)
     photo = np.where(warped < 0, table, warped)
     gx = np.arange(canvas_w, dtype=np.float32)[None, :] / canvas_w  # the light, by broadcasting (no full grids)
     gy = np.arange(canvas_h, dtype=np.float32)[:, None] / canvas_h
     depth, along_x, along_y = rng.uniform(0.1, 0.4), rng.uniform(-1, 1), rng.uniform(-1, 1)
-    photo *= 1 - depth * (gx * along_x + gy * along_y + 1) / 2
+    light = 1 - depth * (gx * along_x + gy * along_y + 1) / 2
+    if colour:  # a lamp's warm light, or daylight's cool
+        warm = rng.uniform(-0.15, 0.25)
+        light = light[..., None] * np.array([1.0, 1 - warm / 3, 1 - warm], np.float32) / max(1.0, 1 + warm / 2)
+    photo *= light
     out = Image.fromarray(np.clip(photo, 0, 255).astype(np.uint8))
     out = out.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.3)))
-    noise = np.random.default_rng(rng.randrange(1 << 30)).standard_normal((canvas_h, canvas_w), np.float32)
+    noise = np.random.default_rng(rng.randrange(1 << 30)).standard_normal((canvas_h, canvas_w, *colour), np.float32)
     arr = np.asarray(out, np.float32) + noise * rng.uniform(2, 7)
     buf = io.BytesIO()
     Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).save(buf, "JPEG", quality=rng.randint(*quality))
