@@ -355,8 +355,9 @@ def bench_serve(quick: bool) -> None:
 
 def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
-    hands held out from training, then photographed as a phone would. Nothing here was used to build
-    the reader. Three kinds of held-out hand, each reported alone and together:
+    hands held out from training with a pen of PENS (blue, black, violet, light blue), then
+    photographed in colour as a phone would. Nothing here was used to build the reader. Three kinds
+    of held-out hand, each reported alone and together:
     Debian's handwriting fonts held out (tools/scan/handwriting.py: HELD_OUT_FONTS), Google Fonts
     handwriting held out (tools/scan/sources.py: HELD_OUT_GOOGLE), and MNIST's test digits, written
     by people other than those of the training digits (tools/scan/sources.py). Sheet k of a group is
@@ -392,6 +393,7 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
 
 class _ScanTally:
     TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56")
+    PENS = ("blue", "blue", "black", "black", "violet", "light blue")  # tools/scan/synth.py: PENS
 
     KEYS = ("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged", "flagged",
             "clean_totals", "clean_bare", "sheets")
@@ -405,14 +407,15 @@ class _ScanTally:
     def photo(self, hand: object, k: int, seed: int) -> None:
         import random
 
-        from synth import filled_sheet, photograph
+        from synth import PENS, filled_sheet, photograph
 
         from kingsheet.scan.reader import read_sheet
 
         rng = random.Random(seed)
         totals = k % 2 == 1  # every other table fills in the ИТОГО lines at the end
         template = self.TEMPLATES[k // 2 % len(self.TEMPLATES)]  # each blank with and without them
-        pages, truth = filled_sheet(template, hand, rng, totals=totals)  # type: ignore[arg-type]
+        pen = PENS[rng.choice(self.PENS)]  # a colour photo, of the pens people use
+        pages, truth = filled_sheet(template, hand, rng, totals=totals, pen=pen)  # type: ignore[arg-type]
         with tempfile.TemporaryDirectory() as d:
             paths = []
             for k, page in enumerate(pages):  # every page (ordered-56: two of rows, one of the grid)
