@@ -341,7 +341,7 @@ def _assign_group(rules: Rules, choices: dict[int, RowChoice], count: dict[str, 
         for j in range(len(games)):
             prev[room[j]] += weights[k, j] * backward[0][index[room[j]] + strides[j]]
         backward.insert(0, prev / prev.max())
-    joint = _likeliest_ways(weights, room, index, strides)
+    joint: list[int] | None = None  # the likeliest way, found once a row is left unsure
     out = {}
     for k, n in enumerate(rows):
         choice = choices[n]
@@ -362,7 +362,9 @@ def _assign_group(rules: Rules, choices: dict[int, RowChoice], count: dict[str, 
         needs = SURE_CHANGED if moved else SURE
         sure = (_sure(top.share, cells_score, first_cells - cells_score) and top.share >= needs
                 and number - max(numbers[k].values(), default=0.0) >= GAME_FLOOR)
-        if not sure and top.game != games[joint[k]]:  # shown as the likeliest way for the group as a whole
+        if not sure and joint is None:
+            joint = _likeliest_ways(weights, room, index, strides)
+        if not sure and joint is not None and top.game != games[joint[k]]:  # as the likeliest way for the group
             top = next((o for o in options if o.game == games[joint[k]]), top)
             options = [top, *(o for o in options if o is not top)]
         changed = choice.changed if (top.game, top.cells) == (first.game, first.cells) else True
