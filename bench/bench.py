@@ -355,7 +355,7 @@ def bench_serve(quick: bool) -> None:
 
 def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
-    hands held out from training with a pen of PENS (blue, black, violet, light blue), then
+    hands held out from training with a pen drawn as people's go (synth.USUAL_PENS), then
     photographed in colour as a phone would. Nothing here was used to build the reader. Three kinds
     of held-out hand, each reported alone and together:
     Debian's handwriting fonts held out (tools/scan/handwriting.py: HELD_OUT_FONTS), Google Fonts
@@ -393,7 +393,6 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
 
 class _ScanTally:
     TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56")
-    PENS = ("blue", "blue", "black", "black", "violet", "light blue")  # tools/scan/synth.py: PENS
 
     KEYS = ("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged", "flagged",
             "clean_totals", "clean_bare", "sheets")
@@ -407,14 +406,14 @@ class _ScanTally:
     def photo(self, hand: object, k: int, seed: int) -> None:
         import random
 
-        from synth import PENS, filled_sheet, photograph
+        from synth import filled_sheet, photograph, usual_pen
 
         from kingsheet.scan.reader import read_sheet
 
         rng = random.Random(seed)
         totals = k % 2 == 1  # every other table fills in the ИТОГО lines at the end
         template = self.TEMPLATES[k // 2 % len(self.TEMPLATES)]  # each blank with and without them
-        pen = PENS[rng.choice(self.PENS)]  # a colour photo, of the pens people use
+        pen = usual_pen(rng)  # a colour photo, of the pens people use
         pages, truth = filled_sheet(template, hand, rng, totals=totals, pen=pen)  # type: ignore[arg-type]
         with tempfile.TemporaryDirectory() as d:
             paths = []

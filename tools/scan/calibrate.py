@@ -3,7 +3,11 @@ and save, measured on sheets by *training* hands (as photo_set.py writes them; h
 come here, so the bench's figures stay honest): every row read, with how sure its choice was by
 each measure and whether it was right.
 
-    python tools/scan/calibrate.py SHEETS FIRST_SEED OUT.jsonl    # two processes
+    python tools/scan/calibrate.py SHEETS FIRST_SEED OUT.jsonl [mnist|fonts]    # two processes
+
+Each sheet is written with a pen drawn as the bench draws them and photographed in colour; the
+last argument keeps to MNIST's training writers or to the training fonts (else a third of the
+sheets are MNIST's, as in photo_set.py).
 
 Each line: the template, the row, whether it is right and sure, the choice's share, how far the
 rules went from the reader's first reading (stretch), the reading's log-probability (score), the
@@ -29,14 +33,14 @@ TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56"
 
 
 def sheet_rows(seed: int) -> list[dict[str, object]]:
-    from synth import filled_sheet, photograph
+    from synth import filled_sheet, photograph, usual_pen
 
     from kingsheet.scan.reader import read_sheet
 
     rng = random.Random(seed)
     template = TEMPLATES[seed // 2 % len(TEMPLATES)]  # as the bench: each blank with and without totals
-    hand = photo_set._HANDS[rng.randrange(len(photo_set._HANDS))]
-    pages, truth = filled_sheet(template, hand, rng, totals=seed % 2 == 1)
+    hand = _HANDS[rng.randrange(len(_HANDS))]
+    pages, truth = filled_sheet(template, hand, rng, totals=seed % 2 == 1, pen=usual_pen(rng))
     with tempfile.TemporaryDirectory() as d:
         paths = []
         for k, page in enumerate(pages):
@@ -59,9 +63,21 @@ def sheet_rows(seed: int) -> list[dict[str, object]]:
     return out
 
 
+_HANDS: list[object] = []
+
+
+def _init(which: str) -> None:
+    photo_set._init()
+    from handwriting import DigitsHand
+
+    _HANDS[:] = [h for h in photo_set._HANDS
+                 if which == "all" or isinstance(h, DigitsHand) == (which == "mnist")]
+
+
 def main() -> None:
     sheets, first, out = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
-    with Pool(2, initializer=photo_set._init) as pool, out.open("w") as f:
+    which = sys.argv[4] if len(sys.argv) > 4 else "all"
+    with Pool(2, initializer=_init, initargs=(which,)) as pool, out.open("w") as f:
         for rows in pool.imap_unordered(sheet_rows, range(first, first + sheets)):
             for row in rows:
                 f.write(json.dumps(row) + "\n")

@@ -45,6 +45,13 @@ class Written(NamedTuple):
 #: Pens people fill a blank with (RGB of the ink where it lies thick), for photos in colour.
 PENS = {"black": (25, 25, 30), "blue": (30, 50, 140), "light blue": (60, 110, 210), "violet": (85, 50, 145),
         "red": (190, 30, 40)}
+#: How often each pen fills a blank in the bench's and the tools' photos: mostly blue and black.
+USUAL_PENS = ("blue", "blue", "black", "black", "violet", "light blue")
+
+
+def usual_pen(rng: random.Random) -> tuple[int, int, int]:
+    """A pen drawn as people's pens go (USUAL_PENS)."""
+    return PENS[rng.choice(USUAL_PENS)]
 
 
 def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.Random, lang: str = "ru",
