@@ -321,6 +321,31 @@ def test_a_thin_1_tucked_into_a_6_is_also_read_as_16():
     assert read[0].value == 6 and 16 in [r.value for r in read]
 
 
+def test_a_1_touching_a_wide_6_is_cut_off_near_the_edge_and_read_as_16(monkeypatch):
+    """«16» whose 1 touches a broad 6: the 1 is a fifth of the piece, left of where the middle
+    cuts look (EDGE_CUTS). The reader also cuts near each edge, where both halves stand as tall as
+    the piece, and reads 16 first; without those cuts the 1 is lost and it reads 6."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    import kingsheet.scan.digits as digits
+
+    six = Image.new("L", (200, 80), 0)
+    ImageDraw.Draw(six).text((0, 8), "6", font=ImageFont.truetype(str(FONT), 56), fill=255)
+    six = six.crop(six.getbbox())
+    six = six.resize((int(six.width * 1.8), six.height))  # a broad hand
+    cell = Image.new("L", (200, 80), 240)
+    ImageDraw.Draw(cell).line([(70, 10), (70, 10 + six.height)], fill=20, width=5)  # the 1
+    cell.paste(20, (70, 10), six)  # its left side on the 1's stroke
+    pixels = np.asarray(cell)
+    found = digits._pieces(pixels)
+    assert found is not None and len(found[1]) == 1
+    x0, _y0, x1, _y1, _ids = found[1][0]
+    assert (75 - x0) / (x1 - x0) < 0.3  # the 1 (to x 72) ends before the middle cuts' window
+    assert digits.readings(pixels)[0].value == 16
+    monkeypatch.setattr(digits, "EDGE_CUTS", ())
+    assert digits.readings(pixels)[0].value == 6
+
+
 def test_a_digit_a_little_wider_than_tall_is_seldom_read_as_two():
     """A round 0 a little wider than tall: cut in two, its halves may look like digits, but pieces so
     shaped are seldom two digits (TOUCHING), so such readings weigh little against the 0."""

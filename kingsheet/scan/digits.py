@@ -139,7 +139,20 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list
                 if seam:
                     out.append((_touching(w / h) - SPLIT_COST / 4,
                                 [*_cut(cell, labels, pieces[:k]), *seam, *_cut(cell, labels, pieces[k + 1:])]))
+            if parts == 2 and not thin:  # a narrow digit (a 1) touching the other: cut near an edge
+                for a, b in EDGE_CUTS:
+                    lo = int(w * a)
+                    at = x0 + lo + _thinnest(column_ink[lo:int(w * b) + 1])[0]
+                    edge: list[Piece] = [(x0, y0, at, y1, ids), (at, y0, x1, y1, ids)]
+                    if _both_tall(labels, edge):
+                        out.append((_touching(w / h) - SPLIT_COST / 2,
+                                    _cut(cell, labels, [*pieces[:k], *edge, *pieces[k + 1:]])))
     return out
+
+
+#: Where a piece may be cut in two besides its middle (fractions of its width): a 1 written
+#: touching the digit beside it takes a fifth of the piece or less, out of the middle cuts' reach.
+EDGE_CUTS = ((0.08, 0.3), (0.7, 0.92))
 
 
 #: How far a seam between two touching digits may move sideways from one row to the next (pixels).
