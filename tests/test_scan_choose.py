@@ -524,6 +524,41 @@ def test_a_row_the_rules_confirmed_as_read_is_sure_though_the_reader_doubted_its
         assert choice.sure is sure
 
 
+def test_a_row_mended_by_putting_back_a_lost_leading_1_is_sure():
+    """Кинг read −6 0 0 0: the 1 of «16» written touching its 6 was lost, the reader's commonest
+    misread. The rules' only row puts it back, far below the reader's own reading (past STRETCH and
+    FLOOR): asked about on its own, sure once the sheet is read (LOST_ONE), as the stroke found is
+    the one the reader loses, where it lost it. Mended any other way (a 1 in another cell, farther
+    than LOST_ONE, or among other readings the rules accept), or on a sheet with a row no reading of
+    which is accepted: asked."""
+    from kingsheet.scan.choose import FLOOR, LOST_ONE, STRETCH, mend_lost_ones
+
+    rules = load_rules("blank-4")
+    players = ("А", "Б", "В", "Г")
+    empty = [Reading(None, 0.0)]
+
+    def sheet(*rows: list[list[Reading]], game: str = "king") -> dict[int, bool]:
+        choices = {n: choose_row(rules, game, cands, players) for n, cands in enumerate(rows, 1)}
+        return {n: c.sure for n, c in mend_lost_ones(choices).items()}
+
+    six = [Reading(6, -0.1), Reading(16, -5.5), Reading(8, -6.0)]
+    choice = choose_row(rules, "king", [six, empty, empty, empty], players)
+    assert choice.cells == (-16, 0, 0, 0) and choice.stretch > STRETCH and choice.options[0].score < FLOOR
+    assert not choice.sure and sheet([six, empty, empty, empty]) == {1: True}
+    farther = [Reading(6, -0.1), Reading(16, -0.1 - LOST_ONE - 0.5)]
+    assert sheet([farther, empty, empty, empty]) == {1: False}
+    # the 16 found in the next cell, not where the 6 was read: not the misread the rule knows
+    elsewhere = [[Reading(6, -0.1), Reading(None, -6.0)], [Reading(None, 0.0), Reading(16, -5.0)], empty, empty]
+    assert choose_row(rules, "king", elsewhere, players).cells == (0, -16, 0, 0) and sheet(elsewhere) == {1: False}
+    # beside a row no reading of which is possible: the photo is read badly, the mend is asked about
+    assert sheet([six, empty, empty, empty], [[Reading(6, 0.0)], [Reading(6, 0.0)], empty, empty]) == {1: False, 2: False}
+    # Взятки −12 −2 −2 0 read −2 −2 −2 0: a 1 put back in any of three cells makes the row; asked
+    two = [Reading(2, -0.1), Reading(12, -5.0)]
+    tricks = choose_row(rules, "tricks", [two, two, two, empty], players)
+    assert {tricks.cells, *tricks.alternatives} == {(-12, -2, -2, 0), (-2, -12, -2, 0), (-2, -2, -12, 0)}
+    assert sheet([two, two, two, empty], game="tricks") == {1: False}
+
+
 def test_a_row_misread_beyond_the_search_does_not_take_another_rows_game():
     """ordered-56, one player's fourteen deals. Deal 1's number is read plainly as Кинг but no
     reading of its cells is Кинг (the only one accepted, Мальчики, is far-fetched: the cells were

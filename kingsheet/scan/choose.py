@@ -66,6 +66,7 @@ class RowChoice:
     stretch: float = 0.0  # how much less likely the choice is than the reader's first reading (a log)
     numbers: tuple[tuple[str, float], ...] = ()  # ordered blanks: each game's log-probability by its number
     first_cells: float | None = None  # the log-probability of the cells as the reader first read them
+    first: tuple[str, tuple[int, ...]] | None = None  # the game and the cells as the reader first read them
     needs: float = SURE  # the share this row needs to be sure (more where the count of games moved it)
 
     @property
@@ -164,8 +165,9 @@ def _verdict(found: _Search, wanted: int) -> RowChoice:
     options = tuple(Option(g, c, w / total, s) for w, (s, g, c) in zip(weights, ranked))
     assert found.first is not None
     stretch = found.first[0] - top
+    first = found.first[1:]
     return RowChoice(options, _sure(options[0].share, top, stretch),
-                     (options[0].game, options[0].cells) != found.first[1:], found.tried, stretch)
+                     (options[0].game, options[0].cells) != first, found.tried, stretch, first=first)
 
 
 def _sure(share: float, score: float, stretch: float) -> bool:
@@ -552,3 +554,32 @@ def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[di
         i = max(range(len(options[k])), key=lambda i: weights.get((k, i), 0.0))  # noqa: B023
         out[n] = (options[k][i], weights.get((k, i), 0.0) / total)
     return out
+
+
+#: The reader's commonest misread, by hands it was not trained on: a 1 written touching the digit
+#: after it, read as that digit alone (16 as 6; digits.EDGE_CUTS offers the cut, but at a prior far
+#: below the whole piece). A row the rules mend only by putting that 1 back, in one cell, the game
+#: as read, at SURE_CHANGED, is sure up to this stretch whatever the mended cell's own score
+#: (STRETCH, FLOOR): the stroke the rules found is the one the reader is known to lose, where it
+#: lost it. Not on a sheet where the reader shows it is failing otherwise (mend_lost_ones).
+LOST_ONE = 7.0
+
+
+def mend_lost_ones(choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
+    """Rows mended by a lost leading 1 (LOST_ONE) made sure, unless some row of the sheet has no
+    reading the rules accept: cells read empty or far off there say the photo is read badly, and a
+    mend that looks like a lost 1 may then hide strokes missed in other cells."""
+    if any(not c.options for c in choices.values()):
+        return choices
+    return {n: replace(c, sure=True) if (not c.sure and c.confidence >= SURE_CHANGED and c.stretch <= LOST_ONE
+                                         and _lost_one(c.first, c.options[0])) else c
+            for n, c in choices.items()}
+
+
+def _lost_one(first: tuple[str, tuple[int, ...]] | None, chosen: Option) -> bool:
+    """Whether ``chosen`` is the first reading with a leading 1 put back in one cell (6 → 16)."""
+    if first is None or first[0] != chosen.game:
+        return False
+    changed = [(a, b) for a, b in zip(first[1], chosen.cells) if a != b]
+    return (len(changed) == 1 and changed[0][0] != 0 and (changed[0][0] > 0) == (changed[0][1] > 0)
+            and str(abs(changed[0][1])) == f"1{abs(changed[0][0])}")

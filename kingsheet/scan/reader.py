@@ -11,7 +11,16 @@ from pathlib import Path
 
 from kingsheet.core.i18n import _
 from kingsheet.core.rules import Order, Rules, load_rules
-from kingsheet.scan.choose import Reading, RowChoice, TotalsCheck, assign_games, check_totals, choose_game_row, signed
+from kingsheet.scan.choose import (
+    Reading,
+    RowChoice,
+    TotalsCheck,
+    assign_games,
+    check_totals,
+    choose_game_row,
+    mend_lost_ones,
+    signed,
+)
 from kingsheet.scan.page import Code, Unreadable, cells_of, read_page
 
 
@@ -88,6 +97,8 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         written_totals = [[readings(c, top=30) for c in cells_of(by_page[b.page], b.cells)] for b in total_boxes]
         totals = check_totals(rules, choices, written_totals)
         choices = totals.choices
+    if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
+        choices = mend_lost_ones(choices)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
     return SheetRead(rules, first, rows, totals)
 
