@@ -346,6 +346,29 @@ def test_a_1_touching_a_wide_6_is_cut_off_near_the_edge_and_read_as_16(monkeypat
     assert digits.readings(pixels)[0].value == 6
 
 
+def test_a_short_stroke_beside_a_digit_is_also_read_as_part_of_it_or_as_nothing(monkeypatch):
+    """A 4 with a short stray tick beside it (or a 2 whose foot came apart): the short piece is read
+    as a digit of its own (41), and also joined to the digit beside it and dropped (SHORT), so 4 is
+    among the readings for the rules to choose; without those ways it is not."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    import kingsheet.scan.digits as digits
+
+    font = ImageFont.truetype(str(FONT), 56)
+    cell = Image.new("L", (200, 80), 240)
+    draw = ImageDraw.Draw(cell)
+    draw.text((60, 8), "4", font=font, fill=20)
+    right = draw.textbbox((60, 8), "4", font=font)[2]
+    draw.line([(right + 6, 30), (right + 6, 48)], fill=20, width=4)  # half as tall as the 4
+    pixels = np.asarray(cell)
+    found = digits._pieces(pixels)
+    assert found is not None and len(found[1]) == 2
+    read = [r.value for r in digits.readings(pixels)]
+    assert 4 in read[:2] and 41 in read[:2]
+    monkeypatch.setattr(digits, "SHORT", 0.0)
+    assert 4 not in [r.value for r in digits.readings(pixels)]
+
+
 def test_a_digit_a_little_wider_than_tall_is_seldom_read_as_two():
     """A round 0 a little wider than tall: cut in two, its halves may look like digits, but pieces so
     shaped are seldom two digits (TOUCHING), so such readings weigh little against the 0."""

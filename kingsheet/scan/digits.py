@@ -109,6 +109,8 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list
     out = [(0.0, _cut(cell, labels, pieces))]
     if len(apart) > len(pieces):
         out.append((-SPLIT_COST, _cut(cell, labels, apart)))
+    for way in _without_short(pieces):
+        out.append((-SPLIT_COST, _cut(cell, labels, way)))
     for k, (x0, y0, x1, y1, ids) in enumerate(pieces[:3]):
         w, h = x1 - x0, y1 - y0
         ink = np.isin(labels[y0:y1, x0:x1], list(ids))
@@ -148,6 +150,28 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list
                         out.append((_touching(w / h) - SPLIT_COST / 2,
                                     _cut(cell, labels, [*pieces[:k], *edge, *pieces[k + 1:]])))
     return out
+
+
+#: A piece of ink less tall than this share of the tallest is seldom a digit of its own: a stroke of
+#: the digit beside it that came apart (the foot of a 2, the top of a 5 or a 4) or a stray mark.
+SHORT = 0.6
+
+
+def _without_short(pieces: list[Piece]) -> list[list[Piece]]:
+    """Other ways to take a cell's short pieces (SHORT), when taller ones stand beside them: each
+    joined to the nearest tall piece, and all dropped."""
+    tall = max(y1 - y0 for _x0, y0, _x1, y1, _ids in pieces)
+    short = [k for k, (_x0, y0, _x1, y1, _ids) in enumerate(pieces) if y1 - y0 < SHORT * tall]
+    if not short or len(short) == len(pieces):
+        return []
+    kept = [p for k, p in enumerate(pieces) if k not in short]
+    joined = list(kept)
+    for k in short:
+        x0, y0, x1, y1, ids = pieces[k]
+        near = min(range(len(kept)), key=lambda j: max(kept[j][0] - x1, x0 - kept[j][2], 0))  # noqa: B023
+        a = joined[near]
+        joined[near] = (min(a[0], x0), min(a[1], y0), max(a[2], x1), max(a[3], y1), a[4] | ids)
+    return [joined, kept]
 
 
 #: Where a piece may be cut in two besides its middle (fractions of its width): a 1 written
