@@ -581,5 +581,7 @@ def _lost_one(first: tuple[str, tuple[int, ...]] | None, chosen: Option) -> bool
     if first is None or first[0] != chosen.game:
         return False
     changed = [(a, b) for a, b in zip(first[1], chosen.cells) if a != b]
-    return (len(changed) == 1 and changed[0][0] != 0 and (changed[0][0] > 0) == (changed[0][1] > 0)
-            and str(abs(changed[0][1])) == f"1{abs(changed[0][0])}")
+    if len(changed) != 1:
+        return False
+    (was, now), = changed
+    return was != 0 and (was > 0) == (now > 0) and str(abs(now)) == f"1{abs(was)}"

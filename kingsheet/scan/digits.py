@@ -141,8 +141,7 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list
                 if seam:
                     out.append((_touching(w / h) - SPLIT_COST / 4,
                                 [*_cut(cell, labels, pieces[:k]), *seam, *_cut(cell, labels, pieces[k + 1:])]))
-            if parts == 2 and not thin:  # a narrow digit (a 1) touching the other: cut near an edge
-                for a, b in EDGE_CUTS:
+                for a, b in EDGE_CUTS:  # and near an edge: a narrow digit (a 1) touching the other
                     lo = int(w * a)
                     at = x0 + lo + _thinnest(column_ink[lo:int(w * b) + 1])[0]
                     edge: list[Piece] = [(x0, y0, at, y1, ids), (at, y0, x1, y1, ids)]
