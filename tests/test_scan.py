@@ -346,6 +346,51 @@ def test_a_1_touching_a_wide_6_is_cut_off_near_the_edge_and_read_as_16(monkeypat
     assert digits.readings(pixels)[0].value == 6
 
 
+def test_a_1_as_tall_as_the_cell_is_a_digit_not_the_remains_of_a_grid_line():
+    """A thin 1 written from the cell's top to its bottom, in the middle of the cell: kept, and read
+    16 with the 6 beside it. Only such a stroke at the cell's side is taken for what is left of the
+    printed line (it was dropped anywhere before, and 16 read as 6)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from kingsheet.scan.digits import _pieces, readings
+
+    font = ImageFont.truetype(str(FONT), 48)
+    cell = Image.new("L", (200, 60), 240)
+    draw = ImageDraw.Draw(cell)
+    draw.line([(80, 1), (81, 58)], fill=20, width=5)  # the 1: 58 of the cell's 60 rows
+    draw.text((92, 4), "6", font=font, fill=20)
+    pixels = np.asarray(cell)
+    found = _pieces(pixels)
+    assert found is not None and [p[0] < 85 for p in found[1]] == [True, False]
+    assert readings(pixels)[0].value == 16
+    side = Image.new("L", (200, 60), 240)
+    ImageDraw.Draw(side).line([(6, 1), (7, 58)], fill=20, width=5)  # a line's remains at the side
+    ImageDraw.Draw(side).text((92, 4), "6", font=font, fill=20)
+    assert readings(np.asarray(side))[0].value == 6
+
+
+def test_a_1_whose_6_leans_on_it_is_cut_along_a_path_near_the_edge(monkeypatch):
+    """«16» as a hand of MNIST's test writers wrote it (drawn after one such cell read as 6): a
+    thick 1, and the 6's stem leaning on it down half its height, one piece of ink. No straight cut
+    parts them and the middle seam cuts the 6's loop instead; the path of least ink near the edge
+    (EDGE_SEAMS) parts them, and 16 is read first. Without it, 6 is."""
+    from PIL import Image, ImageDraw
+
+    import kingsheet.scan.digits as digits
+
+    cell = Image.new("L", (170, 56), 240)
+    draw = ImageDraw.Draw(cell)
+    draw.line([(93, 7), (95, 49)], fill=20, width=7)  # the 1
+    draw.line([(102, 3), (99, 39)], fill=20, width=5)  # the 6's stem, its foot on the 1
+    draw.ellipse([(102, 13), (119, 41)], outline=20, width=4)  # and its loop
+    pixels = np.asarray(cell)
+    found = digits._pieces(pixels)
+    assert found is not None and len(found[1]) == 1
+    assert digits.readings(pixels)[0].value == 16
+    monkeypatch.setattr(digits, "EDGE_SEAMS", ())
+    assert digits.readings(pixels)[0].value == 6
+
+
 def test_a_short_stroke_beside_a_digit_is_also_read_as_part_of_it_or_as_nothing(monkeypatch):
     """A 4 with a short stray tick beside it (or a 2 whose foot came apart): the short piece is read
     as a digit of its own (41), and also joined to the digit beside it and dropped (SHORT), so 4 is

@@ -148,6 +148,11 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list
                     if _both_tall(labels, edge):
                         out.append((_touching(w / h) - SPLIT_COST / 2,
                                     _cut(cell, labels, [*pieces[:k], *edge, *pieces[k + 1:]])))
+                for band in EDGE_SEAMS:  # and along a path near an edge: a leaning 1 that a 6's loop touches
+                    seam = _seam_cut(cell, ink, x0, y0, band, least=0.08)
+                    if len(seam) == 2 and all(d.shape[0] >= 0.75 * h for d in seam):
+                        out.append((_touching(w / h) - SPLIT_COST / 2,
+                                    [*_cut(cell, labels, pieces[:k]), *seam, *_cut(cell, labels, pieces[k + 1:])]))
     return out
 
 
@@ -176,19 +181,24 @@ def _without_short(pieces: list[Piece]) -> list[list[Piece]]:
 #: Where a piece may be cut in two besides its middle (fractions of its width): a 1 written
 #: touching the digit beside it takes a fifth of the piece or less, out of the middle cuts' reach.
 EDGE_CUTS = ((0.08, 0.3), (0.7, 0.92))
+#: Where a path of least ink may cut a piece near an edge (fractions of its width), both parts as
+#: tall as the piece: a leaning 1 that the next digit's loop runs into, which no straight cut parts.
+EDGE_SEAMS = ((0.05, 0.4), (0.6, 0.95))
 
 
 #: How far a seam between two touching digits may move sideways from one row to the next (pixels).
 SEAM_STEP = 2
 
 
-def _seam_cut(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> list[np.ndarray]:
+def _seam_cut(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int,
+              band: tuple[float, float] = (0.2, 0.8), least: float = 0.15) -> list[np.ndarray]:
     """A piece (its ink ``mask``, placed at x0, y0) cut in two along the top-to-bottom path through
-    the least ink (moving at most SEAM_STEP pixels a row, within its middle three fifths): two
-    digits touching where a straight cut would take a stroke of one into the other (a 1 leaning on
-    a 6's rising stroke). [] when either side would be nearly empty."""
+    the least ink (moving at most SEAM_STEP pixels a row, within ``band``, fractions of its width:
+    its middle three fifths, or near an edge): two digits touching where a straight cut would take
+    a stroke of one into the other (a 1 leaning on a 6's rising stroke). [] when either side would
+    hold less than ``least`` of the ink (a 1 beside a broad digit may hold a tenth of it)."""
     h, w = mask.shape
-    lo, hi = int(w * 0.2), int(w * 0.8) + 1
+    lo, hi = int(w * band[0]), int(w * band[1]) + 1
     if hi - lo < 3:
         return []
     ink = mask[:, lo:hi].astype(np.float64)
@@ -210,7 +220,7 @@ def _seam_cut(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> list[np.n
         path[y - 1] = back[y, path[y]]
     left = np.arange(w)[None, :] < (path + lo)[:, None]
     parts = [mask & left, mask & ~left]
-    if min(int(p.sum()) for p in parts) < 0.15 * int(mask.sum()):
+    if min(int(p.sum()) for p in parts) < least * int(mask.sum()):
         return []
     return [digit for part in parts if (digit := _ink(cell, part, x0, y0)) is not None]
 
@@ -307,8 +317,9 @@ def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | N
         x, y, bw, bh, area = (int(v) for v in stats[k])
         if (area < max(6, h * w * 0.004) and bh < h * 0.35) or bh < h * 0.22:
             continue  # a speck (a thin pen's 1 is tall, not a speck), or a minus sign (flat)
-        if (bw > w * 0.9 and area < bw * bh * 0.3) or (bh > h * 0.92 and bw < w * 0.06):
-            continue  # the remains of a grid line (a digit may run from the cell's top to its bottom)
+        at_side = not w * 0.12 < x < w * 0.88 - bw
+        if (bw > w * 0.9 and area < bw * bh * 0.3) or (bh > h * 0.92 and bw < w * 0.06 and at_side):
+            continue  # the remains of a grid line, at the cell's side (a 1 may run from its top to its bottom)
         if bw <= max(3, w * 0.04) and (x == 0 or x + bw >= w) and bh > h * 0.6:
             continue  # a cell's own side, straight and thin at its edge
         boxes.append((x, y, x + bw, y + bh, frozenset({k})))
