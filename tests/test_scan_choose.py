@@ -531,7 +531,7 @@ def test_a_row_mended_by_putting_back_a_lost_leading_1_is_sure():
     the one the reader loses, where it lost it. Mended any other way (a 1 in another cell, farther
     than LOST_ONE, or among other readings the rules accept), or on a sheet with a row no reading of
     which is accepted: asked."""
-    from kingsheet.scan.choose import FLOOR, LOST_ONE, STRETCH, mend_lost_ones
+    from kingsheet.scan.choose import FLOOR, LOST_ONE, STRETCH, settle_mends
 
     rules = load_rules("blank-4")
     players = ("А", "Б", "В", "Г")
@@ -539,7 +539,7 @@ def test_a_row_mended_by_putting_back_a_lost_leading_1_is_sure():
 
     def sheet(*rows: list[list[Reading]], game: str = "king") -> dict[int, bool]:
         choices = {n: choose_row(rules, game, cands, players) for n, cands in enumerate(rows, 1)}
-        return {n: c.sure for n, c in mend_lost_ones(choices).items()}
+        return {n: c.sure for n, c in settle_mends(choices).items()}
 
     six = [Reading(6, -0.1), Reading(16, -5.5), Reading(8, -6.0)]
     choice = choose_row(rules, "king", [six, empty, empty, empty], players)
@@ -557,6 +557,33 @@ def test_a_row_mended_by_putting_back_a_lost_leading_1_is_sure():
     tricks = choose_row(rules, "tricks", [two, two, two, empty], players)
     assert {tricks.cells, *tricks.alternatives} == {(-12, -2, -2, 0), (-2, -12, -2, 0), (-2, -2, -12, 0)}
     assert sheet([two, two, two, empty], game="tricks") == {1: False}
+
+
+def test_a_row_the_rules_alone_mend_with_no_rival_is_sure_up_to_far():
+    """Взятки −4 −6 −6 0 read −4 −8 −6 0 (a 6 taken for an 8, which the rules cannot accept): the one
+    reading they accept puts the 6 back, farther from the reader's first reading than STRETCH and
+    below FLOOR, with no rival near it. Asked about on its own; sure once the sheet is read, up to
+    FAR (an unseen hand's misread, put right). Farther than FAR, or beside a row no reading of which
+    is accepted: asked."""
+    from kingsheet.scan.choose import FAR, FLOOR, STRETCH, settle_mends
+
+    rules = load_rules("blank-4")
+    players = ("А", "Б", "В", "Г")
+    empty = [Reading(None, 0.0)]
+
+    def row(stretch: float) -> list[list[Reading]]:
+        return [[Reading(4, -0.05)], [Reading(8, -0.05), Reading(6, -0.05 - stretch)], [Reading(6, -0.05)], empty]
+
+    def sheet(*rows: list[list[Reading]]) -> dict[int, bool]:
+        choices = {n: choose_row(rules, "tricks", cands, players) for n, cands in enumerate(rows, 1)}
+        return {n: c.sure for n, c in settle_mends(choices).items()}
+
+    choice = choose_row(rules, "tricks", row(FAR - 0.5), players)
+    assert choice.cells == (-4, -6, -6, 0) and choice.confidence == 1.0
+    assert choice.stretch > STRETCH and choice.options[0].score < FLOOR and not choice.sure
+    assert sheet(row(FAR - 0.5)) == {1: True}
+    assert sheet(row(FAR + 0.5)) == {1: False}
+    assert sheet(row(FAR - 0.5), [[Reading(6, 0.0)], [Reading(6, 0.0)], empty, empty]) == {1: False, 2: False}
 
 
 def test_a_row_misread_beyond_the_search_does_not_take_another_rows_game():

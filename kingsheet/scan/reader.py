@@ -18,7 +18,7 @@ from kingsheet.scan.choose import (
     assign_games,
     check_totals,
     choose_game_row,
-    mend_lost_ones,
+    settle_mends,
     signed,
 )
 from kingsheet.scan.page import Code, Unreadable, cells_of, read_page
@@ -98,7 +98,7 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         totals = check_totals(rules, choices, written_totals)
         choices = totals.choices
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
-        choices = mend_lost_ones(choices)
+        choices = settle_mends(choices)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
     return SheetRead(rules, first, rows, totals)
 
