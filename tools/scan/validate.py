@@ -1,0 +1,95 @@
+"""Validate `kingsheet scan` on hands it never trained on, without touching the bench's: sheets
+filled in by the *first* half of MNIST's test digits (tools/scan/sources.py: MNIST_HALVES; the
+bench reads the second half, written by other people), made and counted exactly as the bench makes
+them (bench/bench.py). A choice made while building the reader (a threshold, a network, its
+second network) is made on these, so that the bench's figures stay measured on hands nothing was
+chosen on.
+
+    python tools/scan/validate.py SHEETS FIRST_SEED [--rows OUT.jsonl]   # sheets: two processes
+    python tools/scan/validate.py --digits SHEETS FIRST_SEED OUT.npz     # the digits of such photos
+
+``--rows`` keeps each sheet's rows as read beside what was written (JSON lines), to see what went
+wrong. ``--digits`` cuts the digits of such photos as tools/scan/photo_set.py does the training
+hands' (each labelled with what was written), to measure a network on photographed digits of
+writers it never saw.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(Path(__file__).resolve().parent)]
+
+NAME = "MNIST test digits, first half (SD-3 writers: validation)"
+_HAND: list[Any] = []
+
+
+def _init() -> None:
+    from handwriting import DigitsHand
+    from sources import mnist
+
+    images, labels = mnist("t10k-validation")
+    if not len(images):
+        sys.exit("MNIST is not fetched: python tools/scan/sources.py")
+    _HAND[:] = [DigitsHand("mnist-t10k-validation", images, labels)]
+
+
+def _sheet(job: tuple[int, int]) -> tuple[Any, dict[str, Any]]:
+    from bench import _ScanTally
+
+    tally = _ScanTally(NAME)
+    k, seed = job
+    return tally, tally.photo(_HAND[0], k, seed)
+
+
+def _digits(seed: int) -> tuple[list[np.ndarray], list[int]]:
+    import photo_set
+
+    photo_set._HANDS[:] = _HAND
+    xs, ys, _cells, _matched = photo_set.sheet_digits(seed)
+    return xs, ys
+
+
+def sheets(count: int, first: int, rows: Path | None) -> None:
+    from bench import _ScanTally
+
+    total = _ScanTally(NAME)
+    with Pool(2, initializer=_init) as pool, (rows.open("w", encoding="utf-8") if rows else io.StringIO()) as out:
+        for tally, detail in pool.imap_unordered(_sheet, [(k, first + k) for k in range(count)]):
+            total.add(tally)
+            out.write(json.dumps(detail, ensure_ascii=False) + "\n")
+            out.flush()
+    total.report(count)
+
+
+def digits(count: int, first: int, out: Path) -> None:
+    xs: list[np.ndarray] = []
+    ys: list[int] = []
+    with Pool(2, initializer=_init) as pool:
+        for x, y in pool.imap_unordered(_digits, range(first, first + count)):
+            xs += x
+            ys += y
+    np.savez_compressed(out, x=np.stack(xs).astype(np.float16), y=np.array(ys))
+    print(f"{len(xs)} digits from {count} photographed sheets → {out}")
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    if args[:1] == ["--digits"] and len(args) == 4:
+        digits(int(args[1]), int(args[2]), Path(args[3]))
+    elif len(args) in (2, 4) and (len(args) == 2 or args[2] == "--rows"):
+        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None)
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
