@@ -586,6 +586,26 @@ def test_a_row_the_rules_alone_mend_with_no_rival_is_sure_up_to_far():
     assert sheet(row(FAR - 0.5), [[Reading(6, 0.0)], [Reading(6, 0.0)], empty, empty]) == {1: False, 2: False}
 
 
+def test_on_a_sheet_with_a_row_no_reading_allows_no_row_the_rules_changed_is_sure():
+    """A row the rules mend close to the reader's own reading is sure on its own (within STRETCH);
+    beside a row no reading of which is accepted, the photo is read badly (a cell read empty there
+    may be one here too, made up for by another misread): asked. A row read as the reader read it
+    stays sure."""
+    from kingsheet.scan.choose import settle_mends
+
+    rules = load_rules("blank-4")
+    players = ("А", "Б", "В", "Г")
+    empty = [Reading(None, 0.0)]
+    mended = [[Reading(4, -0.05)], [Reading(8, -0.05), Reading(6, -1.0)], [Reading(6, -0.05)], empty]
+    plain = [[Reading(4, -0.05)], [Reading(6, -0.05)], [Reading(6, -0.05)], empty]
+    unreadable = [[Reading(6, 0.0)], [Reading(6, 0.0)], empty, empty]
+    choices = {n: choose_row(rules, "tricks", cands, players) for n, cands in enumerate((mended, plain, unreadable), 1)}
+    assert choices[1].sure and choices[1].changed and choices[2].sure and not choices[2].changed
+    assert not choices[3].options
+    assert {n: c.sure for n, c in settle_mends(choices).items()} == {1: False, 2: True, 3: False}
+    assert {n: c.sure for n, c in settle_mends({1: choices[1], 2: choices[2]}).items()} == {1: True, 2: True}
+
+
 def test_a_row_misread_beyond_the_search_does_not_take_another_rows_game():
     """ordered-56, one player's fourteen deals. Deal 1's number is read plainly as Кинг but no
     reading of its cells is Кинг (the only one accepted, Мальчики, is far-fetched: the cells were

@@ -578,9 +578,11 @@ def settle_mends(choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
     """Rows the rules mended far from the reader's first reading but with no rival (FAR), or by
     putting back a lost leading 1 (LOST_ONE), made sure, their game as read; unless some row of the
     sheet has no reading the rules accept: cells read empty or far off there say the photo is read
-    badly, and such a mend may then hide strokes missed in other cells."""
+    badly, and a mend may then hide strokes missed in other cells. On such a sheet no row the rules
+    changed is sure at all (one mended close to the reader's reading, or given its game by the
+    count of games, may be such a mend: a cell read empty, another read otherwise to make up)."""
     if any(not c.options for c in choices.values()):
-        return choices
+        return {n: replace(c, sure=False) if c.sure and c.changed else c for n, c in choices.items()}
 
     def settled(c: RowChoice) -> bool:
         if c.sure or c.confidence < max(SURE_CHANGED, c.needs) or c.first is None or c.first[0] != c.game:
