@@ -191,14 +191,14 @@ SEAM_STEP = 2
 
 
 def _seam_cut(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int,
-              band: tuple[float, float] = (0.2, 0.8), least: float = 0.15) -> list[np.ndarray]:
+              within: tuple[float, float] = (0.2, 0.8), least: float = 0.15) -> list[np.ndarray]:
     """A piece (its ink ``mask``, placed at x0, y0) cut in two along the top-to-bottom path through
-    the least ink (moving at most SEAM_STEP pixels a row, within ``band``, fractions of its width:
+    the least ink (moving at most SEAM_STEP pixels a row, ``within`` these fractions of its width:
     its middle three fifths, or near an edge): two digits touching where a straight cut would take
     a stroke of one into the other (a 1 leaning on a 6's rising stroke). [] when either side would
     hold less than ``least`` of the ink (a 1 beside a broad digit may hold a tenth of it)."""
     h, w = mask.shape
-    lo, hi = int(w * band[0]), int(w * band[1]) + 1
+    lo, hi = int(w * within[0]), int(w * within[1]) + 1
     if hi - lo < 3:
         return []
     ink = mask[:, lo:hi].astype(np.float64)
