@@ -564,9 +564,9 @@ def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[di
 #: lost it. Not on a sheet where the reader shows it is failing otherwise (settle_mends).
 LOST_ONE = 7.0
 #: Any row the rules mend, the game as read, at SURE_CHANGED, is sure up to this stretch whatever
-#: its own score (STRETCH, FLOOR), on such a sheet too: an unseen hand's digits are misread more
-#: often than a training hand's, and a mend the rules alone accept, with nothing else near it, is
-#: one misread put right (16 read as 18, 8 as 3). Chosen on the validation half of MNIST's test
+#: its own score (STRETCH, FLOOR), but not on a sheet read badly either (settle_mends): an unseen
+#: hand's digits are misread more often than a training hand's, and a mend the rules alone accept,
+#: with nothing else near it, is one misread put right (16 read as 18, 8 as 3). Chosen on the validation half of MNIST's test
 #: digits (tools/scan/validate.py, 60 sheets, seeds 19200-19259: six right rows flagged at share
 #: 0.99 or more and stretch 2.5-4.9, no wrong row above share 0.8) and checked on photos by training
 #: hands (about 7,500 rows, tools/scan/calibrate.py: no wrong row at share 0.97 or more nearer than

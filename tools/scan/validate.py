@@ -1,8 +1,8 @@
 """Validate `kingsheet scan` on hands it never trained on, without touching the bench's: sheets
 filled in by the *first* half of MNIST's test digits (tools/scan/sources.py: MNIST_HALVES; the
 bench reads the second half, written by other people), made and counted exactly as the bench makes
-them (bench/bench.py). A choice made while building the reader (a threshold, a network, its
-second network) is made on these, so that the bench's figures stay measured on hands nothing was
+them (bench/bench.py). A choice made while building the reader (a threshold, a cut, a second
+network) is made on these, so that the bench's figures stay measured on hands nothing was
 chosen on.
 
     python tools/scan/validate.py SHEETS FIRST_SEED [--rows OUT.jsonl]   # sheets: two processes
