@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -137,10 +138,10 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list
                     out.append((prior - SPLIT_COST * choice / 2,
                                 _cut(cell, labels, [*pieces[:k], *split, *pieces[k + 1:]])))
             if parts == 2 and not thin:  # and along the path of least ink, which may lean or bend
-                seam = _seam_cut(cell, ink, x0, y0)
-                if seam:
+                seams = _seam_cuts(cell, ink, x0, y0, [(MIDDLE_SEAM, 0.15), *((band, 0.08) for band in EDGE_SEAMS)])
+                if seams[0]:
                     out.append((_touching(w / h) - SPLIT_COST / 4,
-                                [*_cut(cell, labels, pieces[:k]), *seam, *_cut(cell, labels, pieces[k + 1:])]))
+                                [*_cut(cell, labels, pieces[:k]), *seams[0], *_cut(cell, labels, pieces[k + 1:])]))
                 for a, b in EDGE_CUTS:  # and near an edge: a narrow digit (a 1) touching the other
                     lo = int(w * a)
                     at = x0 + lo + _thinnest(column_ink[lo:int(w * b) + 1])[0]
@@ -148,8 +149,7 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[tuple[float, list
                     if _both_tall(labels, edge):
                         out.append((_touching(w / h) - SPLIT_COST / 2,
                                     _cut(cell, labels, [*pieces[:k], *edge, *pieces[k + 1:]])))
-                for band in EDGE_SEAMS:  # and along a path near an edge: a leaning 1 that a 6's loop touches
-                    seam = _seam_cut(cell, ink, x0, y0, band, least=0.08)
+                for seam in seams[1:]:  # and along a path near an edge: a leaning 1 that a 6's loop touches
                     if len(seam) == 2 and all(d.shape[0] >= 0.75 * h for d in seam):
                         out.append((_touching(w / h) - SPLIT_COST / 2,
                                     [*_cut(cell, labels, pieces[:k]), *seam, *_cut(cell, labels, pieces[k + 1:])]))
@@ -186,43 +186,62 @@ EDGE_CUTS = ((0.08, 0.3), (0.7, 0.92))
 EDGE_SEAMS = ((0.05, 0.4), (0.6, 0.95))
 
 
+#: Where the path of least ink may cut a wide piece in two (fractions of its width): its middle.
+MIDDLE_SEAM = (0.2, 0.8)
 #: How far a seam between two touching digits may move sideways from one row to the next (pixels).
 SEAM_STEP = 2
 
 
 def _seam_cut(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int,
-              within: tuple[float, float] = (0.2, 0.8), least: float = 0.15) -> list[np.ndarray]:
+              within: tuple[float, float] = MIDDLE_SEAM, least: float = 0.15) -> list[np.ndarray]:
     """A piece (its ink ``mask``, placed at x0, y0) cut in two along the top-to-bottom path through
     the least ink (moving at most SEAM_STEP pixels a row, ``within`` these fractions of its width:
     its middle three fifths, or near an edge): two digits touching where a straight cut would take
     a stroke of one into the other (a 1 leaning on a 6's rising stroke). [] when either side would
     hold less than ``least`` of the ink (a 1 beside a broad digit may hold a tenth of it)."""
+    return _seam_cuts(cell, mask, x0, y0, [(within, least)])[0]
+
+
+def _seam_cuts(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int,
+               bands: Sequence[tuple[tuple[float, float], float]]) -> list[list[np.ndarray]]:
+    """_seam_cut for several bands (``within``, ``least``) at once: one pass of the path's search
+    over the piece's rows for all of them (each band padded to the widest with columns no path may
+    enter), as one band's took as long."""
     h, w = mask.shape
-    lo, hi = int(w * within[0]), int(w * within[1]) + 1
-    if hi - lo < 3:
-        return []
-    ink = mask[:, lo:hi].astype(np.float64)
-    band = hi - lo
-    cost = ink[0].copy()
-    back = np.zeros((h, band), np.int64)
+    spans = [(int(w * a), int(w * b) + 1) for (a, b), _least in bands]
+    width = max(hi - lo for lo, hi in spans)
+    if width < 3:
+        return [[] for _ in bands]
+    ink = np.full((len(spans), h, width), np.inf)
+    for i, (lo, hi) in enumerate(spans):
+        ink[i, :, :hi - lo] = mask[:, lo:hi]
+    cost = ink[:, 0].copy()
+    back = np.zeros((h, len(spans), width), np.int64)
     shifts = np.arange(-SEAM_STEP, SEAM_STEP + 1)
-    columns = np.arange(band)
-    stacked = np.full((len(shifts), band), np.inf)
+    columns = np.arange(width)
+    stacked = np.full((len(shifts), len(spans), width), np.inf)
     for y in range(1, h):
         for i, d in enumerate(shifts.tolist()):  # from column x + d of the row above, a little dearer aslant
-            stacked[i, max(0, -d):band - max(0, d)] = cost[max(0, d):band + min(0, d)] + 0.05 * abs(d)
+            stacked[i, :, max(0, -d):width - max(0, d)] = cost[:, max(0, d):width + min(0, d)] + 0.05 * abs(d)
         pick = stacked.argmin(axis=0)
         back[y] = columns + shifts[pick]
-        cost = stacked[pick, columns] + ink[y]
-    path = np.empty(h, np.int64)
-    path[-1] = int(cost.argmin())
-    for y in range(h - 1, 0, -1):
-        path[y - 1] = back[y, path[y]]
-    left = np.arange(w)[None, :] < (path + lo)[:, None]
-    parts = [mask & left, mask & ~left]
-    if min(int(p.sum()) for p in parts) < least * int(mask.sum()):
-        return []
-    return [digit for part in parts if (digit := _ink(cell, part, x0, y0)) is not None]
+        cost = np.take_along_axis(stacked, pick[None], axis=0)[0] + ink[:, y]
+    out: list[list[np.ndarray]] = []
+    for i, ((lo, hi), ((_a, _b), least)) in enumerate(zip(spans, bands)):
+        if hi - lo < 3:
+            out.append([])
+            continue
+        path = np.empty(h, np.int64)
+        path[-1] = int(cost[i].argmin())
+        for y in range(h - 1, 0, -1):
+            path[y - 1] = back[y, i, path[y]]
+        left = np.arange(w)[None, :] < (path + lo)[:, None]
+        parts = [mask & left, mask & ~left]
+        if min(int(p.sum()) for p in parts) < least * int(mask.sum()):
+            out.append([])
+            continue
+        out.append([digit for part in parts if (digit := _ink(cell, part, x0, y0)) is not None])
+    return out
 
 
 #: How often a piece of ink this wide for its height (width / height, then log-odds) is two digits
