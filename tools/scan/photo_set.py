@@ -94,13 +94,13 @@ def sheet_digits(seed: int, misses: list[tuple[str, list[int]]] | None = None
                 cells -= 1  # a zero left empty, as the blank allows
                 continue
             got = False
-            for prior, digits in ways:
+            for prior, digits, _whole in ways:
                 if prior == 0.0 and len(digits) == len(text):  # the plain division, as written
                     xs += [normalize(p) for p in digits]
                     ys += [int(ch) for ch in text]
                     got = True
             matched += got
-            cut = [np.stack([normalize(p) for p in digits]) for prior, digits in ways
+            cut = [np.stack([normalize(p) for p in digits]) for prior, digits, _whole in ways
                    if prior < 0 and len(digits) == len(text) > 1]
             if not got and cut:  # touching digits: the cut the model itself finds likeliest for the truth
                 want = [int(ch) for ch in text]
@@ -110,7 +110,7 @@ def sheet_digits(seed: int, misses: list[tuple[str, list[int]]] | None = None
                     xs += list(cut[best])
                     ys += want
             if not got and misses is not None:
-                misses.append((text, [len(d) for _p, d in ways]))
+                misses.append((text, [len(way.digits) for way in ways]))
     return xs, ys, cells, matched
 
 
