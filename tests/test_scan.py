@@ -302,7 +302,7 @@ def test_a_thin_1_tucked_into_a_6_is_also_read_as_16():
     and along the path of least ink as well; 16 is among the readings, for the rules to choose."""
     from PIL import Image, ImageDraw, ImageFont
 
-    from kingsheet.scan.digits import _pieces, _seam_cut, readings
+    from kingsheet.scan.digits import MIDDLE_SEAM, _pieces, _seam_cuts, readings
 
     font = ImageFont.truetype(str(FONT), 56)
     cell = Image.new("L", (200, 80), 240)
@@ -316,7 +316,7 @@ def test_a_thin_1_tucked_into_a_6_is_also_read_as_16():
     x0, y0, x1, y1, ids = found[1][0]
     assert 0.5 < (x1 - x0) / (y1 - y0) < 0.7
     ink = np.isin(found[0][y0:y1, x0:x1], list(ids))
-    assert len(_seam_cut(pixels, ink, x0, y0)) == 2
+    assert len(_seam_cuts(pixels, ink, x0, y0, [(MIDDLE_SEAM, 0.15)])[0]) == 2
     read = readings(pixels)
     assert read[0].value == 6 and 16 in [r.value for r in read]
 

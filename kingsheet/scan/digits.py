@@ -203,21 +203,15 @@ MIDDLE_SEAM = (0.2, 0.8)
 SEAM_STEP = 2
 
 
-def _seam_cut(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int,
-              within: tuple[float, float] = MIDDLE_SEAM, least: float = 0.15) -> list[np.ndarray]:
-    """A piece (its ink ``mask``, placed at x0, y0) cut in two along the top-to-bottom path through
-    the least ink (moving at most SEAM_STEP pixels a row, ``within`` these fractions of its width:
-    its middle three fifths, or near an edge): two digits touching where a straight cut would take
-    a stroke of one into the other (a 1 leaning on a 6's rising stroke). [] when either side would
-    hold less than ``least`` of the ink (a 1 beside a broad digit may hold a tenth of it)."""
-    return _seam_cuts(cell, mask, x0, y0, [(within, least)])[0]
-
-
 def _seam_cuts(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int,
                bands: Sequence[tuple[tuple[float, float], float]]) -> list[list[np.ndarray]]:
-    """_seam_cut for several bands (``within``, ``least``) at once: one pass of the path's search
-    over the piece's rows for all of them (each band padded to the widest with columns no path may
-    enter), as one band's took as long."""
+    """A piece (its ink ``mask``, placed at x0, y0) cut in two along the top-to-bottom path through
+    the least ink (moving at most SEAM_STEP pixels a row), once for each band of ``bands``: the
+    fractions of its width the path keeps within (its middle, MIDDLE_SEAM, or near an edge) and
+    the least share of the ink either side must hold (a 1 beside a broad digit may hold a tenth of
+    it), else []. Two digits touching where a straight cut would take a stroke of one into the
+    other (a 1 leaning on a 6's rising stroke). The bands are searched together, each padded to
+    the widest with columns no path may enter: the search's loop over the rows is most of its time."""
     h, w = mask.shape
     spans = [(int(w * a), int(w * b) + 1) for (a, b), _least in bands]
     width = max(hi - lo for lo, hi in spans)
