@@ -353,7 +353,8 @@ def bench_serve(quick: bool) -> None:
             proc.wait(10)
 
 
-def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False) -> None:
+def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False,
+               hands: tuple[str, ...] = ("debian", "google", "mnist")) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
     hands held out from training with a pen drawn as people's go (synth.USUAL_PENS), then
     photographed in colour as a phone would. Nothing here was used to build the reader. Three kinds
@@ -362,31 +363,32 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     handwriting held out (tools/scan/sources.py: HELD_OUT_GOOGLE), and the second half of MNIST's
     test digits, written by people who wrote neither the training digits nor the first half, which
     validates choices while the reader is built (tools/scan/sources.py: MNIST_HALVES). Sheet k of a group is
-    made from seed ``first + k`` (``--scan-sheets``, ``--scan-seed``: fresh sheets, never looked at)."""
+    made from seed ``first + k`` (``--scan-sheets``, ``--scan-seed``: fresh sheets, never looked at);
+    ``--scan-hands`` reads only some kinds (the same sheets as in a run of all three)."""
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
     from handwriting import HELD_OUT_FONTS, DigitsHand, FontHand, available
     from sources import HELD_OUT_GOOGLE, google_fonts, mnist
 
     groups = []
-    if fonts := available(HELD_OUT_FONTS):
+    if "debian" in hands and (fonts := available(HELD_OUT_FONTS)):
         groups.append(("Debian fonts", [FontHand(f) for f in fonts]))
-    if fonts := google_fonts(HELD_OUT_GOOGLE):
+    if "google" in hands and (fonts := google_fonts(HELD_OUT_GOOGLE)):
         groups.append(("Google Fonts", [FontHand(f) for f in fonts]))
-    images, labels = mnist("t10k-bench")
+    images, labels = mnist("t10k-bench") if "mnist" in hands else ([], [])
     if len(images):
         groups.append(("MNIST test digits, second half (SD-1 writers, none in training or validation)",
                        [DigitsHand("mnist-t10k-bench", images, labels)]))
-    if len(groups) < 3:
+    if len(groups) < len(hands):
         print("scan: some held-out hands are missing (apt-get install fonts-dkg-handwriting fonts-sjfonts "
               "fonts-rufscript; python tools/scan/sources.py)")
     if not groups:
         return
     sheets = 6 if quick else sheets
     total = _ScanTally("all")
-    for name, hands in groups:
-        tally = _ScanTally(f"{name} ({len(hands)} held-out fonts)" if len(hands) > 1 else name)
+    for name, writers in groups:
+        tally = _ScanTally(f"{name} ({len(writers)} held-out fonts)" if len(writers) > 1 else name)
         for k in range(sheets):
-            tally.photo(hands[k % len(hands)], k, first + k)
+            tally.photo(writers[k % len(writers)], k, first + k)
         tally.report(sheets, raw)
         total.add(tally)
     if len(groups) > 1:
@@ -515,6 +517,8 @@ def main() -> None:
     ap.add_argument("--scan-sheets", type=int, default=40, help="scan: sheets per kind of hand")
     ap.add_argument("--scan-seed", type=int, default=1000, help="scan: the first sheet's seed")
     ap.add_argument("--scan-raw", action="store_true", help="scan: also print the counts as JSON")
+    ap.add_argument("--scan-hands", nargs="+", choices=("debian", "google", "mnist"),
+                    default=["debian", "google", "mnist"], help="scan: only these kinds of held-out hand")
     ap.add_argument("--scan-combine", nargs="+", type=Path, metavar="LOG",
                     help="scan: add up the JSON counts of runs made apart (their --scan-raw output) and report")
     args = ap.parse_args()
@@ -523,7 +527,7 @@ def main() -> None:
         return
     for name in args.sections:
         if name == "scan":
-            bench_scan(args.quick, args.scan_sheets, args.scan_seed, args.scan_raw)
+            bench_scan(args.quick, args.scan_sheets, args.scan_seed, args.scan_raw, tuple(args.scan_hands))
         else:
             SECTIONS[name](args.quick)
 
