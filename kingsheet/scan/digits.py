@@ -446,7 +446,11 @@ def readings(cell: np.ndarray, top: int = 10, per_digit: int = 4, narrow: bool =
     pieces = [d for way in ways for d in (*way.digits, *([] if way.whole is None else [way.whole]))]
     if not pieces:
         return [Reading(None, 0.0)]
-    lp = _read_pieces(np.stack([normalize(d) for d in pieces]))
+    inputs: dict[int, np.ndarray] = {}  # the ways of a cell share images (the piece whole, the pieces beside a cut)
+    for d in pieces:
+        if id(d) not in inputs:
+            inputs[id(d)] = normalize(d)
+    lp = _read_pieces(np.stack([inputs[id(d)] for d in pieces]))
     best: dict[int, float] = {}
     at = 0
     for k, way in enumerate(ways):  # the pieces as they fall: ``top`` readings; each cut: a few

@@ -38,13 +38,12 @@ sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 from handwriting import HELD_OUT_FONTS, TRAIN_FONTS, available, glyph, has_digit, scanned_digit, sklearn_digits  # noqa: E402
 from sources import HELD_OUT_GOOGLE, TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
 
-from kingsheet.scan.digits import LAYERS, SIZE, WEIGHTS, Model, load_members, normalize, save_members, segment  # noqa: E402
+from kingsheet.scan.digits import LAYERS, NOT_ONE, SIZE, WEIGHTS, Model, load_members, normalize, save_members, segment  # noqa: E402
 
 SEED = 20261130
-#: The ten digits, and NOT_A_DIGIT: ink that is not one digit (two written touching, taken for one
+#: The ten digits, and NOT_ONE (kingsheet.scan.digits): ink that is not one digit (two written touching, taken for one
 #: piece), so that the network need not call such a piece some digit with confidence.
 CLASSES = 11
-NOT_A_DIGIT = 10
 
 
 def as_input(img: np.ndarray) -> np.ndarray:
@@ -192,7 +191,7 @@ def tune(member: int = 0) -> None:
     cx_, cy_, what = clean_set(random.Random(SEED + 3 + 7 * member), 30, mnist_sample=20000)
     jx = touching_pairs(px, np.random.default_rng(SEED + 4 + member), len(px) // 4)
     x = np.concatenate([px, cx_, jx])
-    y = np.concatenate([py, cy_, np.full(len(jx), NOT_A_DIGIT)])
+    y = np.concatenate([py, cy_, np.full(len(jx), NOT_ONE)])
     print(f"tuning network {member} on {len(x)} pieces ({len(px)} digits cut from photos, {what}; "
           f"{len(jx)} touching pairs)", flush=True)
     members = load_members()
@@ -212,7 +211,7 @@ def tune(member: int = 0) -> None:
 def touching_pairs(digits: np.ndarray, rng: np.random.Generator, count: int) -> np.ndarray:
     """``count`` pieces of ink that are two of ``digits`` (network inputs) written side by side,
     touching or overlapping a little, normalised as one piece: what the reader sees when a cell's two
-    digits join, to be called NOT_A_DIGIT."""
+    digits join, to be called NOT_ONE."""
     out = []
     for _ in range(count):
         a, b = (digits[k].reshape(SIZE, SIZE) for k in rng.integers(len(digits), size=2))
