@@ -649,3 +649,26 @@ def test_a_game_number_11_written_with_its_ones_touching_is_also_read_as_11():
     assert 11 in [r.value for r in readings(eleven, narrow=True)]
     slanted_one = cell([(104, 12, 84, 68)])
     assert len(segmentations(slanted_one, narrow=True)) == len(segmentations(slanted_one))
+
+
+def test_a_row_in_doubt_with_its_sheet_says_why_in_the_summary_and_the_file():
+    from kingsheet.core.i18n import speaking
+    from kingsheet.core.rules import load_rules
+    from kingsheet.scan.choose import READS_BADLY, TOTALS_DISAGREE, Option, RowChoice
+    from kingsheet.scan.game import row_fields, summary
+    from kingsheet.scan.page import Code
+    from kingsheet.scan.reader import RowRead, SheetRead
+
+    rules = load_rules("blank-4")
+    code = Code("blank-4", {}, 4, False, "ru", "x", 1)
+    for why, note in ((TOTALS_DISAGREE, "the totals written on the sheet do not add up"),
+                      (READS_BADLY, "many rows of this sheet read poorly")):
+        choice = RowChoice((Option("tricks", (-4, -4, -4, -4), 1.0),), False, False, 1, doubted=why)
+        row = RowRead(1, "tricks", choice, (-4, -4, -4, -4))
+        assert note in row_fields(rules, row)["note"]
+        lines = summary(SheetRead(rules, code, (row,)))
+        assert lines[0].endswith("? confirm (the sheet as a whole is in doubt)")
+        assert any("every row is to confirm" in line for line in lines) is (why == READS_BADLY)
+        with speaking("ru"):
+            assert row_fields(rules, row)["note"].startswith("скан: подтвердите строку")
+            assert "под сомнением весь лист" in summary(SheetRead(rules, code, (row,)))[0]

@@ -647,3 +647,44 @@ def test_the_totals_do_not_settle_a_row_the_count_of_games_left_unsure():
     assert 1 in settled.settled and settled.choices[1].sure
     check = check_totals(rules, {**choices, 1: replace(both, needs=SURE_CHANGED)}, totals_of(rules, rows))
     assert 1 not in check.settled and not check.choices[1].sure and 2 in check.settled
+
+
+def test_a_sheet_in_doubt_as_a_whole_passes_no_row_unasked():
+    """Козыри 6 6 0 12 (a bench sheet by one Google font): the first 6 read as 0 (empty) and the
+    written 0 as much a 6 as empty still add up along the row, the only reading the rules accept:
+    sure on its own. Only the column's ИТОГО says otherwise: when the totals do not add up, every
+    row is to confirm. Likewise when a quarter of the rows (at least DOUBTED_ROWS) are unsure: the
+    hand reads badly, and a row the reader is sure of may not be right. Otherwise nothing changes."""
+    from dataclasses import replace
+
+    from kingsheet.scan.choose import (
+        DOUBTED_ROWS,
+        DOUBTED_SHARE,
+        READS_BADLY,
+        TOTALS_DISAGREE,
+        Option,
+        RowChoice,
+        doubt_sheet,
+    )
+
+    rules = load_rules("blank-4")
+    players = ("А", "Б", "В", "Г")
+    zero_for_six = [Reading(None, -0.05)]
+    zero = [Reading(None, -0.7), Reading(6, -0.7)]
+    trumps = choose_row(rules, "trumps", [zero_for_six, [Reading(6, -0.05)], zero, [Reading(12, -0.05)]], players)
+    assert trumps.cells == (0, 6, 6, 12) and trumps.sure
+    sure = RowChoice((Option("tricks", (-4, -4, -4, -4), 1.0),), True, False, 1)
+    unsure = replace(sure, sure=False)
+    sheet = {1: trumps, **{n: sure for n in range(2, 13)}}
+    assert doubt_sheet(sheet, totals_agree=True) == sheet
+    doubted = doubt_sheet(sheet, totals_agree=False)
+    assert not any(c.sure for c in doubted.values()) and {c.doubted for c in doubted.values()} == {TOTALS_DISAGREE}
+    assert doubted[1].cells == (0, 6, 6, 12)  # the reading stays; it is asked about
+
+    few = DOUBTED_ROWS - 1
+    assert doubt_sheet({n: unsure if n <= few else sure for n in range(1, 13)}, True)[12].sure
+    many = max(DOUBTED_ROWS, math.ceil(DOUBTED_SHARE * 56))
+    for count, unsure_rows, in_doubt in ((12, DOUBTED_ROWS, True), (56, many - 1, False), (56, many, True)):
+        out = doubt_sheet({n: unsure if n <= unsure_rows else sure for n in range(1, count + 1)}, True)
+        assert (not out[count].sure) is in_doubt
+        assert out[count].doubted == (READS_BADLY if in_doubt else "") and out[1].doubted == ""

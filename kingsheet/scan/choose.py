@@ -68,6 +68,7 @@ class RowChoice:
     first_cells: float | None = None  # the log-probability of the cells as the reader first read them
     first: tuple[str, tuple[int, ...]] | None = None  # the game and the cells as the reader first read them
     needs: float = SURE  # the share this row needs to be sure (more where the count of games moved it)
+    doubted: str = ""  # why a row the reader was sure of is to confirm all the same (doubt_sheet)
 
     @property
     def cells(self) -> tuple[int, ...] | None:
@@ -601,3 +602,27 @@ def _lost_one(first: tuple[str, tuple[int, ...]] | None, chosen: Option) -> bool
         return False
     (was, now), = changed
     return was != 0 and (was > 0) == (now > 0) and str(abs(now)) == f"1{abs(was)}"
+
+
+#: A sheet on which at least this share of the rows (and at least DOUBTED_ROWS rows) is left to
+#: confirm reads badly as a whole: the reader's probabilities were fitted over many hands, and on a
+#: hand it reads this badly a row it calls sure is not (a bench sheet by one Google font: 30 of 56
+#: rows unsure, one row sure at 99 % and wrong, its game's number misread).
+DOUBTED_SHARE = 0.25
+DOUBTED_ROWS = 3
+#: Why every row of a sheet is to confirm (RowChoice.doubted).
+TOTALS_DISAGREE = "totals"
+READS_BADLY = "hand"
+
+
+def doubt_sheet(choices: dict[int, RowChoice], totals_agree: bool) -> dict[int, RowChoice]:
+    """The last word on a sheet as a whole: when the ИТОГО lines written on it do not add up with
+    the rows as read, or many of its rows are unsure (DOUBTED_SHARE), no row of it is sure: a row
+    the reader was sure of may be the misread (a 6 read as 0 beside a 0 read as 6 still adds up
+    along the row; only the column's total says so). Such a sheet has rows to confirm already;
+    this only leaves none of its rows passed unasked."""
+    unsure = sum(not c.sure for c in choices.values())
+    if totals_agree and (unsure < DOUBTED_ROWS or unsure < DOUBTED_SHARE * len(choices)):
+        return choices
+    why = READS_BADLY if totals_agree else TOTALS_DISAGREE
+    return {n: replace(c, sure=False, doubted=why) if c.sure else c for n, c in choices.items()}

@@ -11,6 +11,7 @@ from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Order, Rules
 from kingsheet.files.edits import append_deals, new_game_text
+from kingsheet.scan.choose import READS_BADLY, TOTALS_DISAGREE
 from kingsheet.scan.reader import RowRead, SheetRead
 
 Confirmed = tuple[str, tuple[int, ...]]  # a row a person confirmed: its game and cells
@@ -32,12 +33,21 @@ def row_fields(rules: Rules, row: RowRead, confirmed: Confirmed | None = None) -
         fields["forced"] = True
         fields["note"] = _("scan: read as {cells}, which the rules do not allow; correct it").format(
             cells=" ".join(num(c) for c in row.cells))
+    elif choice.doubted:
+        fields["note"] = _doubted_note(choice.doubted)
     elif not choice.sure:
         alts = "; ".join(_shown(rules, o.game, o.cells, row.game) for o in choice.options[1:4])
         fields["note"] = (_("scan: confirm this row ({confidence} % sure; also possible: {alternatives})")
                           if alts else _("scan: confirm this row ({confidence} % sure)")).format(
             confidence=round(choice.confidence * 100), alternatives=alts)
     return fields
+
+
+def _doubted_note(why: str) -> str:
+    """The game file's mark on a row the reader was sure of, to confirm because of the whole sheet."""
+    if why == TOTALS_DISAGREE:
+        return _("scan: confirm this row: the totals written on the sheet do not add up with the rows as read")
+    return _("scan: confirm this row: many rows of this sheet read poorly")
 
 
 def game_text(sheet: SheetRead, names: Sequence[str], confirmed: Mapping[int, Confirmed] | None = None) -> str:
@@ -101,9 +111,13 @@ def summary(sheet: SheetRead) -> list[str]:
             mark = "✗ " + _("no reading the rules allow: check the photo")
         elif r.choice.sure:
             mark = "✓"
+        elif r.choice.doubted:
+            mark = "? " + _("confirm (the sheet as a whole is in doubt)")
         else:
             mark = "? " + _("confirm ({confidence} % sure)").format(confidence=round(r.choice.confidence * 100))
         lines.append(f"{r.number:>3}  {label:<14} {cells}   {mark}")
+    if any(r.choice.doubted == READS_BADLY for r in sheet.rows):
+        lines.append("✗ " + _("many rows of this sheet read poorly: every row is to confirm"))
     totals = sheet.totals
     if totals is not None and totals.written:
         if not totals.agree and totals.suspects:

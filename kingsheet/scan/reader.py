@@ -18,6 +18,7 @@ from kingsheet.scan.choose import (
     assign_games,
     check_totals,
     choose_game_row,
+    doubt_sheet,
     settle_mends,
     signed,
 )
@@ -99,6 +100,7 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         choices = totals.choices
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
         choices = settle_mends(choices)
+    choices = doubt_sheet(choices, totals is None or totals.agree)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
     return SheetRead(rules, first, rows, totals)
 
