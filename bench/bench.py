@@ -354,24 +354,27 @@ def bench_serve(quick: bool) -> None:
 
 
 def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False,
-               hands: tuple[str, ...] = ("debian", "google", "mnist")) -> None:
+               hands: tuple[str, ...] = ("debian", "fresh", "google", "mnist")) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
     hands held out from training with a pen drawn as people's go (synth.USUAL_PENS), then
-    photographed in colour as a phone would. Nothing here was used to build the reader. Three kinds
+    photographed in colour as a phone would. Nothing here was used to build the reader. Four kinds
     of held-out hand, each reported alone and together:
-    Debian's handwriting fonts held out (tools/scan/handwriting.py: HELD_OUT_FONTS), Google Fonts
+    Debian's handwriting fonts held out (tools/scan/handwriting.py: HELD_OUT_FONTS; and FRESH_FONTS,
+    first installed after the reader was built), Google Fonts
     handwriting held out (tools/scan/sources.py: HELD_OUT_GOOGLE), and the second half of MNIST's
     test digits, written by people who wrote neither the training digits nor the first half, which
     validates choices while the reader is built (tools/scan/sources.py: MNIST_HALVES). Sheet k of a group is
     made from seed ``first + k`` (``--scan-sheets``, ``--scan-seed``: fresh sheets, never looked at);
-    ``--scan-hands`` reads only some kinds (the same sheets as in a run of all three)."""
+    ``--scan-hands`` reads only some kinds (the same sheets as in a run of all four)."""
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
-    from handwriting import HELD_OUT_FONTS, DigitsHand, FontHand, available
+    from handwriting import FRESH_FONTS, HELD_OUT_FONTS, DigitsHand, FontHand, available
     from sources import HELD_OUT_GOOGLE, google_fonts, mnist
 
     groups = []
     if "debian" in hands and (fonts := available(HELD_OUT_FONTS)):
         groups.append(("Debian fonts", [FontHand(f) for f in fonts]))
+    if "fresh" in hands and (fonts := available(FRESH_FONTS)):
+        groups.append(("Debian fonts first used 2026-12-02", [FontHand(f) for f in fonts]))
     if "google" in hands and (fonts := google_fonts(HELD_OUT_GOOGLE)):
         groups.append(("Google Fonts", [FontHand(f) for f in fonts]))
     images, labels = mnist("t10k-bench") if "mnist" in hands else ([], [])
@@ -380,7 +383,7 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
                        [DigitsHand("mnist-t10k-bench", images, labels)]))
     if len(groups) < len(hands):
         print("scan: some held-out hands are missing (apt-get install fonts-dkg-handwriting fonts-sjfonts "
-              "fonts-rufscript; python tools/scan/sources.py)")
+              "fonts-rufscript fonts-klee fonts-kiloji fonts-seto fonts-ecolier-court; python tools/scan/sources.py)")
     if not groups:
         return
     sheets = 6 if quick else sheets
@@ -517,8 +520,8 @@ def main() -> None:
     ap.add_argument("--scan-sheets", type=int, default=40, help="scan: sheets per kind of hand")
     ap.add_argument("--scan-seed", type=int, default=1000, help="scan: the first sheet's seed")
     ap.add_argument("--scan-raw", action="store_true", help="scan: also print the counts as JSON")
-    ap.add_argument("--scan-hands", nargs="+", choices=("debian", "google", "mnist"),
-                    default=["debian", "google", "mnist"], help="scan: only these kinds of held-out hand")
+    ap.add_argument("--scan-hands", nargs="+", choices=("debian", "fresh", "google", "mnist"),
+                    default=["debian", "fresh", "google", "mnist"], help="scan: only these kinds of held-out hand")
     ap.add_argument("--scan-combine", nargs="+", type=Path, metavar="LOG",
                     help="scan: add up the JSON counts of runs made apart (their --scan-raw output) and report")
     args = ap.parse_args()

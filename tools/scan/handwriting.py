@@ -3,7 +3,7 @@
 Sources (see kingsheet/scan/MODEL.md): the 1,797 handwritten digits scikit-learn ships (UCI
 optdigits, CC BY 4.0), handwriting-style fonts from Debian packages, and what sources.py fetches
 (MNIST, Google Fonts handwriting). Everything is split by writer: TRAIN_FONTS teach the model,
-HELD_OUT_FONTS only ever fill the bench's photos.
+HELD_OUT_FONTS and FRESH_FONTS only ever fill the bench's photos.
 
 A *hand* writes a number into a box of a page: a handwriting font (FontHand) or real digits
 written by people (DigitsHand, MNIST's test writers in the bench).
@@ -33,9 +33,16 @@ HELD_OUT_FONTS = [  # fonts-dkg-handwriting, fonts-sjfonts (SteveHand), fonts-ru
     "truetype/fifthhorseman/dkg.ttf", "truetype/fifthhorseman/dkgIt.ttf", "truetype/sjfonts/SteveHand.ttf",
     "truetype/rufscript/Rufscript010.ttf",
 ]
+#: Debian handwriting fonts first installed on 2026-12-02, after the reader was built and every choice
+#: about it made: they only fill the bench's photos, hands nothing was ever measured on before.
+FRESH_FONTS = [  # fonts-klee (Klee One), fonts-kiloji (two of its hands), fonts-seto, fonts-ecolier-court
+    "truetype/klee/KleeOne-Regular.ttf", "truetype/kiloji/kiloji.ttf", "truetype/kiloji/kiloji_p.ttf",
+    "truetype/seto/setofont.ttf", "truetype/ecolier-court/Ecolier-court.ttf",
+]
 APT_PACKAGES = ["fonts-breip", "fonts-femkeklaver", "fonts-sjfonts", "fonts-comic-neue", "fonts-humor-sans",
                 "fonts-bwht", "fonts-dancingscript", "fonts-kaushanscript", "fonts-kristi",
-                "fonts-dkg-handwriting", "fonts-rufscript"]
+                "fonts-dkg-handwriting", "fonts-rufscript", "fonts-klee", "fonts-kiloji", "fonts-seto",
+                "fonts-ecolier-court"]
 
 
 def available(fonts: list[str]) -> list[Path]:

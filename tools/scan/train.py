@@ -9,8 +9,8 @@
 ``--member K`` trains the K-th network of the ensemble (its own seed, its own augmented digits: its
 misreads differ from the others'), kept in digits.npz beside those before it; ``--tune K`` tunes
 that one on photos by training hands, then fits the ensemble's temperature on other such photos.
-``--tune --elastic`` distorts half of each batch elastically while tuning (tried, not shipped:
-kingsheet/scan/MODEL.md).
+``--elastic`` distorts half of each batch elastically afresh, from scratch or while tuning
+(kingsheet/scan/MODEL.md says what it gave).
 
 The network is trained with PyTorch (a tool of this script only: `pip install torch`); the
 package runs the weights in numpy (kingsheet/scan/digits.py), so torch is never needed at run time.
@@ -76,6 +76,7 @@ def scanned_set(images: np.ndarray, labels: np.ndarray, rng: random.Random) -> n
 #: random field smoothed with a Gaussian of ELASTIC_SIGMA pixels, scaled to ELASTIC_ALPHA: a hand
 #: wobbles as no affine map does. Applied afresh, every epoch, to half of each batch. Simard et al.
 #: scaled by 34; at that, on these inputs, an 8 or a 4 is often no longer one (looked at by eye).
+ELASTIC_FLAG = "--elastic"
 ELASTIC_SIGMA = 4.0
 ELASTIC_ALPHA = 20.0
 
@@ -180,12 +181,12 @@ def main() -> None:
         with np.load(saved) as data:
             x, y = data["x"], data["y"]
         print(f"training on the {len(x)} digits of {saved}", flush=True)
-        report(train(x, y, member=member), x, y, member)
+        report(train(x, y, member=member, distort=ELASTIC_FLAG in sys.argv), x, y, member)
         return
     x, y, what = clean_set(random.Random(SEED + member), 150)
     print(f"training network {member} on {len(x)} digits ({what})", flush=True)
     np.savez_compressed(saved, x=x.astype(np.float16), y=y)
-    report(train(x, y, member=member), x, y, member)
+    report(train(x, y, member=member, distort=ELASTIC_FLAG in sys.argv), x, y, member)
 
 
 def sklearn_split() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -235,7 +236,7 @@ def tune(member: int = 0) -> None:
     print(f"photos kept aside ({len(cx)} digits): network {member} {accuracy(members[member], cx, cy):.2%}, "
           f"ensemble {accuracy(members, cx, cy):.2%} before", flush=True)
     members[member] = train(x, y, epochs=4, start=members[member], lr=5e-4, member=member,
-                            distort="--elastic" in sys.argv)
+                            distort=ELASTIC_FLAG in sys.argv)
     t = temperature(Model(members).log_probs(cx), cy)
     for w in members:  # the ensemble averages logits: one temperature divides them all
         w["f2"], w["f2b"] = w["f2"] / t, w["f2b"] / t
