@@ -672,3 +672,35 @@ def test_a_row_in_doubt_with_its_sheet_says_why_in_the_summary_and_the_file():
         with speaking("ru"):
             assert row_fields(rules, row)["note"].startswith("скан: подтвердите строку")
             assert "под сомнением весь лист" in summary(SheetRead(rules, code, (row,)))[0]
+
+
+def test_a_row_to_confirm_says_why_in_a_few_words():
+    """A row to confirm gives the simplest reason: another reading nearly as likely (its share);
+    the rules had to change what the reader read (what it read); or the reader itself found the
+    handwriting unlikely. Never "100 % sure" for a row it asks about."""
+    from kingsheet.core.i18n import speaking
+    from kingsheet.core.rules import load_rules
+    from kingsheet.scan.choose import Option, RowChoice
+    from kingsheet.scan.game import row_fields, summary
+    from kingsheet.scan.page import Code
+    from kingsheet.scan.reader import RowRead, SheetRead
+
+    rules = load_rules("blank-4")
+    code = Code("blank-4", {}, 4, False, "ru", "x", 1)
+    row = (-2, -10, -4, 0)
+    changed = RowChoice((Option("hearts", row, 0.999), Option("hearts", (-12, 0, -4, 0), 0.001)), False, True, 3,
+                        stretch=4.2)
+    hard = RowChoice((Option("hearts", row, 1.0),), False, False, 1)
+    rows = (RowRead(2, "hearts", changed, (-2, -16, -4, 0)), RowRead(2, "hearts", hard, row))
+    lines = summary(SheetRead(rules, code, rows))
+    assert lines[0].endswith("? confirm (read as −2 −16 −4 0; the rules changed it)")
+    assert lines[1].endswith("? confirm (hard to read)")
+    assert row_fields(rules, rows[0])["note"] == ("scan: confirm this row (read as −2 −16 −4 0; the rules changed it; "
+                                                  "also possible: −12 0 −4 0)")
+    assert row_fields(rules, rows[1])["note"] == "scan: confirm this row (hard to read)"
+    assert not any("100 %" in line for line in lines)
+    with speaking("ru"):
+        lines = summary(SheetRead(rules, code, rows))
+        assert lines[0].endswith("? подтвердите (прочитано как −2 −16 −4 0; правила это изменили)")
+        assert lines[1].endswith("? подтвердите (читается с трудом)")
+        assert row_fields(rules, rows[1])["note"] == "скан: подтвердите строку (читается с трудом)"

@@ -37,10 +37,22 @@ def row_fields(rules: Rules, row: RowRead, confirmed: Confirmed | None = None) -
         fields["note"] = _doubted_note(choice.doubted)
     elif not choice.sure:
         alts = "; ".join(_shown(rules, o.game, o.cells, row.game) for o in choice.options[1:4])
-        fields["note"] = (_("scan: confirm this row ({confidence} % sure; also possible: {alternatives})")
-                          if alts else _("scan: confirm this row ({confidence} % sure)")).format(
-            confidence=round(choice.confidence * 100), alternatives=alts)
+        fields["note"] = (_("scan: confirm this row ({why}; also possible: {alternatives})")
+                          if alts else _("scan: confirm this row ({why})")).format(why=_why(rules, row), alternatives=alts)
     return fields
+
+
+def _why(rules: Rules, row: RowRead) -> str:
+    """Why a row the reader chose a reading for is to confirm, in a few words: another reading is
+    nearly as likely; or the rules had to change what the reader read (which may be a stroke it
+    missed); or the reader itself found the handwriting unlikely."""
+    choice = row.choice
+    if choice.confidence < choice.needs:
+        return _("{confidence} % sure").format(confidence=round(choice.confidence * 100))
+    if (row.first_game, row.first) != (row.game, row.cells):
+        return _("read as {reading}; the rules changed it").format(
+            reading=_shown(rules, row.first_game, row.first, row.game))
+    return _("hard to read")
 
 
 def _doubted_note(why: str) -> str:
@@ -114,7 +126,7 @@ def summary(sheet: SheetRead) -> list[str]:
         elif r.choice.doubted:
             mark = "? " + _("confirm (the sheet as a whole is in doubt)")
         else:
-            mark = "? " + _("confirm ({confidence} % sure)").format(confidence=round(r.choice.confidence * 100))
+            mark = "? " + _("confirm ({why})").format(why=_why(sheet.rules, r))
         lines.append(f"{r.number:>3}  {label:<14} {cells}   {mark}")
     if any(r.choice.doubted == READS_BADLY for r in sheet.rows):
         lines.append("✗ " + _("many rows of this sheet read poorly: every row is to confirm"))
