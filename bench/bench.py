@@ -353,8 +353,12 @@ def bench_serve(quick: bool) -> None:
             proc.wait(10)
 
 
+#: The kinds of held-out hand the scan bench reads (bench_scan), each reported alone and together.
+SCAN_HANDS = ("debian", "fresh", "google", "mnist")
+
+
 def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False,
-               hands: tuple[str, ...] = ("debian", "fresh", "google", "mnist")) -> None:
+               hands: tuple[str, ...] = SCAN_HANDS) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
     hands held out from training with a pen drawn as people's go (synth.USUAL_PENS), then
     photographed in colour as a phone would. Nothing here was used to build the reader. Four kinds
@@ -520,8 +524,8 @@ def main() -> None:
     ap.add_argument("--scan-sheets", type=int, default=40, help="scan: sheets per kind of hand")
     ap.add_argument("--scan-seed", type=int, default=1000, help="scan: the first sheet's seed")
     ap.add_argument("--scan-raw", action="store_true", help="scan: also print the counts as JSON")
-    ap.add_argument("--scan-hands", nargs="+", choices=("debian", "fresh", "google", "mnist"),
-                    default=["debian", "fresh", "google", "mnist"], help="scan: only these kinds of held-out hand")
+    ap.add_argument("--scan-hands", nargs="+", choices=SCAN_HANDS, default=list(SCAN_HANDS),
+                    help="scan: only these kinds of held-out hand")
     ap.add_argument("--scan-combine", nargs="+", type=Path, metavar="LOG",
                     help="scan: add up the JSON counts of runs made apart (their --scan-raw output) and report")
     args = ap.parse_args()
