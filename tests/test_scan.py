@@ -48,10 +48,11 @@ def test_a_photo_of_a_filled_blank_reads_back(tmp_path):
     assert all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))  # a wrong row is never passed as sure
 
 
-@pytest.mark.parametrize("pen", ["blue", "light blue", "violet", "red"])
+@pytest.mark.parametrize("pen", ["blue", "light blue", "violet", "red", "pencil"])
 def test_a_blank_filled_in_with_a_coloured_pen_reads_as_well_as_in_black(tmp_path, pen):
-    """A colour photo of a blank filled in with a blue, violet or red pen: the ink is read in the
-    colour where it is darkest (a light blue pen is nearly as bright as the paper in the shade)."""
+    """A colour photo of a blank filled in with a blue, violet or red pen, or in pencil: the ink is
+    read in the colour where it is darkest (a light blue pen is nearly as bright as the paper in the
+    shade), and pencil's pale grey graphite is ink, not the paper's grain."""
     from kingsheet.scan.page import load
     from kingsheet.scan.reader import read_sheet
 
@@ -64,8 +65,7 @@ def test_a_blank_filled_in_with_a_coloured_pen_reads_as_well_as_in_black(tmp_pat
 
 def test_a_pale_pen_is_clear_ink_in_the_colour_where_it_is_darkest():
     """page.ink_of: a light blue stroke on paper under a warm lamp is darker than the paper by far
-    more than the reader asks of ink (digits._pieces: 90 below the paper) in the colour where it is
-    darkest, though in brightness alone it is not."""
+    (90 of 255) in the colour where it is darkest, though in brightness alone it is not."""
     import cv2
 
     from kingsheet.scan.page import ink_of
@@ -273,6 +273,33 @@ def test_at_a_terminal_the_names_are_asked_for_and_the_seating_confirmed(tmp_pat
     from kingsheet.files.gamefile import load_game
 
     assert load_game(tmp_path / "g.toml").players == ("Аня", "Боря", "Вася", "Галя")
+
+
+def test_a_pale_hairline_joins_the_strokes_it_touches_and_grain_alone_is_an_empty_cell():
+    """A pencil's 0 (pale grey, 85 of 255 darker than the paper) whose top and bottom are hairlines,
+    barely darker than the paper: one digit, read as 0 (not an empty cell, not «11»), because faint
+    ink that touches clear ink is ink. The paper's grain alone, specks as dark as those hairlines,
+    is an empty cell."""
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFont
+
+    from kingsheet.scan.digits import readings, segment
+
+    cell = Image.new("L", (170, 90), 235)
+    ImageDraw.Draw(cell).text((60, 8), "0", font=ImageFont.truetype(str(FONT), 60), fill=150)
+    pixels = np.asarray(cell).astype(float)
+    ys, _xs = np.nonzero(pixels < 235)
+    top, bottom = ys.min(), ys.max()
+    rows = np.arange(90)[:, None]
+    ends = (rows < top + 0.2 * (bottom - top)) | (rows > bottom - 0.2 * (bottom - top))
+    pixels = np.where(ends & (pixels < 235), np.maximum(pixels, 215), pixels)  # its top and bottom: hairlines
+    grain = np.random.default_rng(7).normal(0, 3, pixels.shape)
+    zero = np.clip(pixels + grain, 0, 255).astype(np.uint8)
+    assert len(segment(zero)) == 1
+    assert readings(zero)[0].value == 0
+    specks = np.full(pixels.shape, 235.0) + grain
+    specks[np.random.default_rng(8).random(specks.shape) < 0.02] = 215
+    assert readings(np.clip(specks, 0, 255).astype(np.uint8))[0].value is None
 
 
 def test_two_digits_written_touching_are_also_read_as_two():

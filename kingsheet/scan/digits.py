@@ -321,6 +321,14 @@ def _ink(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> np.ndarray | N
     return digit
 
 
+#: Ink at least this much darker than the paper (of 255) is ink still, where it touches clear ink: a
+#: pencil's or a fine pen's hairlines, which the cell's own threshold leaves out.
+FAINT = 12.0
+#: A cell's threshold (Otsu's) nearer the paper than this: the ink is pale, a pencil's (a pen's ink lies
+#: near 100 below the paper, its threshold half-way).
+PALE = 60.0
+
+
 def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | None:
     """The cell's ink components (labels) and its digits, left to right: strokes that overlap left
     to right merged, and (the third) the tall ones kept apart. None: an empty cell."""
@@ -330,11 +338,16 @@ def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | N
     if h < 8 or w < 8:
         return None
     blur = cv2.GaussianBlur(cell, (3, 3), 0)
-    _t, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    level, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     paper_level = float(np.percentile(cell, 75))
-    strong = int((cell < paper_level - 90).sum())
+    strong = int((cell < paper_level - 40).sum())
     if strong < max(12, cell.size * 0.002):
         return None  # nothing clearly darker than the paper's own grain: an empty cell
+    if paper_level - level < PALE:  # a pale pen (a pencil): its hairlines, fainter ink, join the ink they touch
+        faint = paper_level - max(FAINT, (paper_level - level) * 0.5)
+        _n, joined = cv2.connectedComponents((blur < faint).astype(np.uint8), connectivity=8)
+        kept = np.unique(joined[binary > 0])
+        binary = np.where(np.isin(joined, kept[kept > 0]), 255, 0).astype(np.uint8)
     count, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
     boxes: list[Piece] = []
     for k in range(1, count):

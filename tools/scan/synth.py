@@ -42,26 +42,39 @@ class Written(NamedTuple):
     points: tuple[int, ...]
 
 
-#: Pens people fill a blank with (RGB of the ink where it lies thick), for photos in colour.
-PENS = {"black": (25, 25, 30), "blue": (30, 50, 140), "light blue": (60, 110, 210), "violet": (85, 50, 145),
-        "red": (190, 30, 40)}
-#: How often each pen fills a blank in the bench's and the tools' photos: mostly blue and black.
-USUAL_PENS = ("blue", "blue", "black", "black", "violet", "light blue")
+class Pen(NamedTuple):
+    """What a blank is filled in with, for photos in colour: the ink's colour (RGB) where it lies
+    thick; how much of it a stroke lays down (a pencil's graphite: about half, and uneven); how many
+    pixels (at DPI) a stroke loses on each side (a fine pen's or a hard pencil's line)."""
+
+    colour: tuple[int, int, int]
+    strength: float = 1.0
+    thin: int = 0
 
 
-def usual_pen(rng: random.Random) -> tuple[int, int, int]:
+#: Pens by name. A hard pencil's line is also thinner than the font draws it: on hands whose strokes are
+#: already thin (a script font) it is a hairline, a test harder than a card table's pencils.
+PENS = {"black": Pen((25, 25, 30)), "blue": Pen((30, 50, 140)), "light blue": Pen((60, 110, 210)),
+        "violet": Pen((85, 50, 145)), "red": Pen((190, 30, 40)), "pencil": Pen((60, 60, 65), strength=0.6),
+        "hard pencil": Pen((60, 60, 65), strength=0.6, thin=1)}
+#: How often each pen fills a blank in the bench's and the tools' photos: mostly blue and black, and
+#: a pencil now and then (the table's score is often kept in pencil, to be rubbed out).
+USUAL_PENS = ("blue", "blue", "black", "black", "violet", "light blue", "pencil")
+
+
+def usual_pen(rng: random.Random) -> Pen:
     """A pen drawn as people's pens go (USUAL_PENS)."""
     return PENS[rng.choice(USUAL_PENS)]
 
 
 def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.Random, lang: str = "ru",
-                 deals: int | None = None, totals: bool = False, pen: tuple[int, int, int] | None = None
+                 deals: int | None = None, totals: bool = False, pen: Pen | None = None
                  ) -> tuple[list[Image.Image], list[Written]]:
     """The blank's pages with a simulated legal game written in by ``hand`` (a font's path, or a
     hand of handwriting.py), and the game's rows. On an ordered blank the game column holds the
     game's number, as the blank asks; ``totals``: the ИТОГО lines are filled in at the end, each
-    player's sums (−, +, all) as the table adds them up. ``pen``: written in that colour (RGB
-    pages; else grey ink on grey pages)."""
+    player's sums (−, +, all) as the table adds them up. ``pen``: written with it (RGB pages; else
+    grey ink on grey pages)."""
     from kingsheet.core.rules import Order, load_rules
     from kingsheet.core.simulate import play_game
     from kingsheet.render.pdf import blank_boxes, ordered_games
@@ -104,16 +117,21 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
                 text = str(abs(value)) if value >= 0 or rng.random() < 0.6 else f"-{abs(value)}"
                 writer.write(page, (x0 * px, y0 * px, x1 * px, y1 * px), text, rng, ink=rng.randint(10, 70))
     if pen is not None:
-        pages = [_in_colour(p, layer, pen) for p, layer in zip(printed, pages)]
+        pages = [_in_colour(p, layer, pen, rng) for p, layer in zip(printed, pages)]
     return pages, rows
 
 
-def _in_colour(printed: Image.Image, ink: Image.Image, pen: tuple[int, int, int]) -> Image.Image:
-    """The printed page (grey) with the handwriting's layer laid on it in the pen's colour: each
-    absorbs light as ink does."""
+def _in_colour(printed: Image.Image, ink: Image.Image, pen: Pen, rng: random.Random) -> Image.Image:
+    """The printed page (grey) with the handwriting's layer laid on it with the pen: each absorbs
+    light as ink does."""
+    if pen.thin:
+        ink = ink.filter(ImageFilter.MaxFilter(2 * pen.thin + 1))  # the strokes, thinner on each side
     base = np.asarray(printed, np.float32)[..., None] / 255
     dark = 1 - np.asarray(ink, np.float32)[..., None] / 255
-    colour = np.array(pen, np.float32) / 255
+    if pen.strength < 1:  # graphite: pale, and grainy along the stroke
+        grain = np.random.default_rng(rng.randrange(1 << 30)).uniform(0.7, 1.0, dark.shape).astype(np.float32)
+        dark *= pen.strength * grain
+    colour = np.array(pen.colour, np.float32) / 255
     return Image.fromarray(np.clip(base * (1 - dark * (1 - colour)) * 255, 0, 255).astype(np.uint8), "RGB")
 
 
