@@ -358,7 +358,7 @@ SCAN_HANDS = ("debian", "fresh", "google", "mnist")
 
 
 def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False,
-               hands: tuple[str, ...] = SCAN_HANDS) -> None:
+               hands: tuple[str, ...] = SCAN_HANDS, pen: str | None = None) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
     hands held out from training with a pen drawn as people's go (synth.USUAL_PENS), then
     photographed in colour as a phone would. Nothing here was used to build the reader. Four kinds
@@ -369,7 +369,8 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     test digits, written by people who wrote neither the training digits nor the first half, which
     validates choices while the reader is built (tools/scan/sources.py: MNIST_HALVES). Sheet k of a group is
     made from seed ``first + k`` (``--scan-sheets``, ``--scan-seed``: fresh sheets, never looked at);
-    ``--scan-hands`` reads only some kinds (the same sheets as in a run of all four)."""
+    ``--scan-hands`` reads only some kinds (the same sheets as in a run of all four); ``--scan-pen``
+    writes every sheet with one pen (synth.PENS: the same games by the same hands)."""
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
     from handwriting import FRESH_FONTS, HELD_OUT_FONTS, DigitsHand, FontHand, available
     from sources import HELD_OUT_GOOGLE, google_fonts, mnist
@@ -391,9 +392,10 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     if not groups:
         return
     sheets = 6 if quick else sheets
-    total = _ScanTally("all")
+    with_pen = f", every sheet in {pen}" if pen else ""
+    total = _ScanTally("all" + with_pen, pen)
     for name, writers in groups:
-        tally = _ScanTally(f"{name} ({len(writers)} held-out fonts)" if len(writers) > 1 else name)
+        tally = _ScanTally((f"{name} ({len(writers)} held-out fonts)" if len(writers) > 1 else name) + with_pen, pen)
         for k in range(sheets):
             tally.photo(writers[k % len(writers)], k, first + k)
         tally.report(sheets, raw)
@@ -408,8 +410,8 @@ class _ScanTally:
     KEYS = ("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged", "flagged",
             "clean_totals", "clean_bare", "sheets")
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, name: str, pen: str | None = None) -> None:
+        self.name, self.pen = name, pen
         self.n = dict.fromkeys(self.KEYS, 0)
         self.by_template = {t: dict.fromkeys(self.KEYS, 0) for t in self.TEMPLATES}
         self.times: list[float] = []
@@ -419,7 +421,7 @@ class _ScanTally:
         what was written (tools/scan/validate.py keeps them, to see what went wrong)."""
         import random
 
-        from synth import filled_sheet, photograph, usual_pen
+        from synth import PENS, filled_sheet, photograph, usual_pen
 
         from kingsheet.scan.reader import read_sheet
 
@@ -427,6 +429,8 @@ class _ScanTally:
         totals = k % 2 == 1  # every other table fills in the ИТОГО lines at the end
         template = self.TEMPLATES[k // 2 % len(self.TEMPLATES)]  # each blank with and without them
         pen = usual_pen(rng)  # a colour photo, of the pens people use
+        if self.pen:
+            pen = PENS[self.pen]  # or of one pen (drawn all the same: the same games follow)
         pages, truth = filled_sheet(template, hand, rng, totals=totals, pen=pen)  # type: ignore[arg-type]
         with tempfile.TemporaryDirectory() as d:
             paths = []
@@ -526,6 +530,11 @@ def main() -> None:
     ap.add_argument("--scan-raw", action="store_true", help="scan: also print the counts as JSON")
     ap.add_argument("--scan-hands", nargs="+", choices=SCAN_HANDS, default=list(SCAN_HANDS),
                     help="scan: only these kinds of held-out hand")
+    sys.path.insert(0, str(ROOT / "tools" / "scan"))
+    from synth import PENS
+
+    ap.add_argument("--scan-pen", choices=list(PENS),
+                    help="scan: every sheet written with this pen (else pens drawn as people's go)")
     ap.add_argument("--scan-combine", nargs="+", type=Path, metavar="LOG",
                     help="scan: add up the JSON counts of runs made apart (their --scan-raw output) and report")
     args = ap.parse_args()
@@ -534,7 +543,8 @@ def main() -> None:
         return
     for name in args.sections:
         if name == "scan":
-            bench_scan(args.quick, args.scan_sheets, args.scan_seed, args.scan_raw, tuple(args.scan_hands))
+            bench_scan(args.quick, args.scan_sheets, args.scan_seed, args.scan_raw, tuple(args.scan_hands),
+                       args.scan_pen)
         else:
             SECTIONS[name](args.quick)
 
