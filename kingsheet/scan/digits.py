@@ -325,7 +325,7 @@ def _ink(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> np.ndarray | N
 #: pencil's or a fine pen's hairlines, which the cell's own threshold leaves out.
 FAINT = 12.0
 #: A cell's threshold (Otsu's) nearer the paper than this: the ink is pale, a pencil's (a pen's ink lies
-#: near 100 below the paper, its threshold half-way).
+#: some 200 below the paper and the threshold near half-way; a pencil's 60-90 below).
 PALE = 60.0
 
 
