@@ -345,9 +345,11 @@ def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | N
         return None  # nothing clearly darker than the paper's own grain: an empty cell
     if paper_level - level < PALE:  # a pale pen (a pencil): its hairlines, fainter ink, join the ink they touch
         faint = paper_level - max(FAINT, (paper_level - level) * 0.5)
-        _n, joined = cv2.connectedComponents((blur < faint).astype(np.uint8), connectivity=8)
-        kept = np.unique(joined[binary > 0])
-        binary = np.where(np.isin(joined, kept[kept > 0]), 255, 0).astype(np.uint8)
+        count, joined = cv2.connectedComponents((blur < faint).astype(np.uint8), connectivity=8)
+        kept = np.zeros(count, np.uint8)
+        kept[joined[binary > 0]] = 255  # each faint component that holds clear ink, whole
+        kept[0] = 0
+        binary = kept[joined]
     count, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
     boxes: list[Piece] = []
     for k in range(1, count):
