@@ -654,6 +654,56 @@ def test_the_temperature_undoes_a_network_that_is_too_sure():
     assert 0.85 <= temperature(honest, y) <= 1.15
 
 
+def test_thinning_keeps_a_line_one_pixel_wide_and_a_loop_a_loop():
+    """handwriting.skeleton (Zhang and Suen): a thick bar thins to a line one pixel wide nearly as long;
+    a thick ring to a closed line, still one piece around a hole."""
+    import cv2
+    from handwriting import skeleton
+
+    bar = np.zeros((40, 60), bool)
+    bar[15:24, 5:55] = True
+    thin = skeleton(bar)
+    assert thin.sum(axis=0).max() == 1 and thin.any(axis=0).sum() >= 40
+    ring = cv2.circle(np.zeros((60, 60), np.uint8), (30, 30), 18, 1, thickness=7).astype(bool)
+    thin = skeleton(ring)
+    assert thin.sum() < ring.sum() / 4
+    pieces, _labels = cv2.connectedComponents(thin.astype(np.uint8), connectivity=8)
+    holes, _labels = cv2.connectedComponents((~thin).astype(np.uint8), connectivity=4)
+    assert pieces - 1 == 1 and holes - 1 == 2  # the line, and the paper inside it and outside
+
+
+class _Drawn:
+    """A random.Random that draws the given numbers for uniform(), in turn."""
+
+    def __init__(self, *values: float) -> None:
+        self.values = list(values)
+
+    def uniform(self, _a: float, _b: float) -> float:
+        return self.values.pop(0)
+
+
+def test_a_broad_nib_makes_strokes_across_it_heavy_and_strokes_along_it_hairlines():
+    """handwriting.broad_nib: a cross of two equal bars, swept by a level nib, keeps a hairline bar
+    and gains a heavy stem; the nib turned upright, the other way round."""
+    from handwriting import broad_nib
+    from PIL import Image
+
+    cross = np.full((80, 80), 255, np.uint8)
+    cross[38:43, 10:70] = 0
+    cross[10:70, 38:43] = 0
+
+    def widths(out: Image.Image) -> tuple[int, int]:
+        ink = np.asarray(out) < 128
+        return int(ink[:, 20].sum()), int(ink[20, :].sum())  # across the bar, across the stem
+
+    level = widths(broad_nib(Image.fromarray(cross), _Drawn(0.15, 0.0, 1.0)))
+    upright = widths(broad_nib(Image.fromarray(cross), _Drawn(0.15, 89.0, 1.0)))
+    assert level[0] <= 2 and level[1] >= 7
+    assert upright[1] <= 2 and upright[0] >= 7
+    light = np.asarray(broad_nib(Image.fromarray(cross), _Drawn(0.15, 0.0, 0.25)))
+    assert light[41, 20] > 150 > 50 > light[20, 41]  # a light hand's hairline bar is pale, its stem dark
+
+
 def test_a_game_number_11_written_with_its_ones_touching_is_also_read_as_11():
     """On an ordered blank the game's number 11 is two strokes side by side, often touching: one
     narrow piece of ink. In the game's cell (``narrow``) the reader also cuts such a piece in two

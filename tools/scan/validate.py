@@ -7,6 +7,11 @@ chosen on.
 
     python tools/scan/validate.py SHEETS FIRST_SEED [--rows OUT.jsonl]   # sheets: two processes
     python tools/scan/validate.py --digits SHEETS FIRST_SEED OUT.npz     # the digits of such photos
+    python tools/scan/validate.py --fonts …                               # either, by FRESH_FONTS
+
+``--fonts`` writes with the five Debian fonts of handwriting.FRESH_FONTS instead (sheet k by font
+k mod 5): fonts the bench read as unseen until one of them was looked at closely, now a second
+validation set, of fonts, beside MNIST's writers.
 
 ``--rows`` keeps each sheet's rows as read beside what was written (JSON lines), to see what went
 wrong. ``--digits`` cuts the digits of such photos as tools/scan/photo_set.py does the training
@@ -28,26 +33,32 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(Path(__file__).resolve().parent)]
 
-NAME = "MNIST test digits, first half (SD-3 writers: validation)"
+NAMES = {False: "MNIST test digits, first half (SD-3 writers: validation)",
+         True: "Debian fonts first used 2026-12-02 (FRESH_FONTS: validation)"}
 _HAND: list[Any] = []
 
 
-def _init() -> None:
-    from handwriting import DigitsHand
+def _init(fonts: bool) -> None:
+    from handwriting import FRESH_FONTS, DigitsHand, FontHand, available
     from sources import mnist
 
+    if fonts:
+        _HAND[:] = [FontHand(f) for f in available(FRESH_FONTS)]
+        if len(_HAND) < len(FRESH_FONTS):
+            sys.exit("apt-get install fonts-klee fonts-kiloji fonts-seto fonts-ecolier-court")
+        return
     images, labels = mnist("t10k-validation")
     if not len(images):
         sys.exit("MNIST is not fetched: python tools/scan/sources.py")
     _HAND[:] = [DigitsHand("mnist-t10k-validation", images, labels)]
 
 
-def _sheet(job: tuple[int, int]) -> tuple[Any, dict[str, Any]]:
+def _sheet(job: tuple[int, int, str]) -> tuple[Any, dict[str, Any]]:
     from bench import _ScanTally
 
-    tally = _ScanTally(NAME)
-    k, seed = job
-    return tally, tally.photo(_HAND[0], k, seed)
+    k, seed, name = job
+    tally = _ScanTally(name)
+    return tally, tally.photo(_HAND[k % len(_HAND)], k, seed)
 
 
 def _digits(seed: int) -> tuple[list[np.ndarray], list[int]]:
@@ -58,22 +69,23 @@ def _digits(seed: int) -> tuple[list[np.ndarray], list[int]]:
     return xs, ys
 
 
-def sheets(count: int, first: int, rows: Path | None) -> None:
+def sheets(count: int, first: int, rows: Path | None, fonts: bool) -> None:
     from bench import _ScanTally
 
-    total = _ScanTally(NAME)
-    with Pool(2, initializer=_init) as pool, (rows.open("w", encoding="utf-8") if rows else io.StringIO()) as out:
-        for tally, detail in pool.imap_unordered(_sheet, [(k, first + k) for k in range(count)]):
+    total = _ScanTally(NAMES[fonts])
+    with Pool(2, initializer=_init, initargs=(fonts,)) as pool, \
+            (rows.open("w", encoding="utf-8") if rows else io.StringIO()) as out:
+        for tally, detail in pool.imap_unordered(_sheet, [(k, first + k, NAMES[fonts]) for k in range(count)]):
             total.add(tally)
             out.write(json.dumps(detail, ensure_ascii=False) + "\n")
             out.flush()
     total.report(count)
 
 
-def digits(count: int, first: int, out: Path) -> None:
+def digits(count: int, first: int, out: Path, fonts: bool) -> None:
     xs: list[np.ndarray] = []
     ys: list[int] = []
-    with Pool(2, initializer=_init) as pool:
+    with Pool(2, initializer=_init, initargs=(fonts,)) as pool:
         for x, y in pool.imap_unordered(_digits, range(first, first + count)):
             xs += x
             ys += y
@@ -83,10 +95,12 @@ def digits(count: int, first: int, out: Path) -> None:
 
 def main() -> None:
     args = sys.argv[1:]
+    fonts = "--fonts" in args
+    args = [a for a in args if a != "--fonts"]
     if args[:1] == ["--digits"] and len(args) == 4:
-        digits(int(args[1]), int(args[2]), Path(args[3]))
+        digits(int(args[1]), int(args[2]), Path(args[3]), fonts)
     elif len(args) in (2, 4) and (len(args) == 2 or args[2] == "--rows"):
-        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None)
+        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None, fonts)
     else:
         sys.exit(__doc__)
 
