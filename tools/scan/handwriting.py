@@ -156,8 +156,9 @@ def glyph(text: str, font_path: Path, rng: random.Random, size: int = 48) -> np.
     return augment(img, rng)
 
 
-#: The share of training digits written as with a broad-nib pen (broad_nib).
-NIB = 0.15
+#: The share of training digits written as with a broad-nib pen (broad_nib): none, unless
+#: tools/scan/train.py is run with --nib (kingsheet/scan/MODEL.md says what that gave).
+NIB = 0.0
 
 
 def broad_nib(img: Image.Image, rng: random.Random) -> Image.Image:
@@ -215,7 +216,7 @@ def skeleton(ink: np.ndarray) -> np.ndarray:
 def augment(img: Image.Image, rng: random.Random) -> np.ndarray:
     """A digit on white as another hand or pen might have written it: now and then as with a broad
     nib, scaled, sheared and rotated about its centre, its stroke thinner or thicker, a little blurred."""
-    if rng.random() < NIB:
+    if NIB and rng.random() < NIB:  # (no draw without it: the shipped weights' digits stay as they were)
         img = broad_nib(img, rng)
     shear = rng.uniform(-0.3, 0.3)
     sx, sy = rng.uniform(0.8, 1.2), rng.uniform(0.85, 1.15)

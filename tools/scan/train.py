@@ -9,8 +9,9 @@
 ``--member K`` trains the K-th network of the ensemble (its own seed, its own augmented digits: its
 misreads differ from the others'), kept in digits.npz beside those before it; ``--tune K`` tunes
 that one on photos by training hands, then fits the ensemble's temperature on other such photos.
-``--elastic`` distorts half of each batch elastically afresh, from scratch or while tuning
-(kingsheet/scan/MODEL.md says what it gave).
+``--elastic`` distorts half of each batch elastically afresh, from scratch or while tuning;
+``--nib`` writes 15 % of the clean digits as with a broad-nib pen (handwriting.broad_nib)
+(kingsheet/scan/MODEL.md says what each gave).
 
 The network is trained with PyTorch (a tool of this script only: `pip install torch`); the
 package runs the weights in numpy (kingsheet/scan/digits.py), so torch is never needed at run time.
@@ -38,6 +39,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
+import handwriting  # noqa: E402
 from handwriting import HELD_OUT_FONTS, TRAIN_FONTS, available, glyph, has_digit, scanned_digit, sklearn_digits  # noqa: E402
 from sources import HELD_OUT_GOOGLE, TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
 
@@ -77,6 +79,8 @@ def scanned_set(images: np.ndarray, labels: np.ndarray, rng: random.Random) -> n
 #: wobbles as no affine map does. Applied afresh, every epoch, to half of each batch. Simard et al.
 #: scaled by 34; at that, on these inputs, an 8 or a 4 is often no longer one (looked at by eye).
 ELASTIC_FLAG = "--elastic"
+#: --nib: the share of clean digits written as with a broad-nib pen (handwriting.broad_nib).
+NIB_SHARE = 0.15
 ELASTIC_SIGMA = 4.0
 ELASTIC_ALPHA = 20.0
 
@@ -171,6 +175,8 @@ def main() -> None:
     ensemble (0: the first) from scratch, on digits augmented afresh with its own seed."""
     from sources import CACHE
 
+    if "--nib" in sys.argv:
+        handwriting.NIB = NIB_SHARE
     tuned = option("--tune")
     if tuned is not None:
         tune(tuned)
