@@ -79,10 +79,10 @@ def scanned_set(images: np.ndarray, labels: np.ndarray, rng: random.Random) -> n
 #: wobbles as no affine map does. Applied afresh, every epoch, to half of each batch. Simard et al.
 #: scaled by 34; at that, on these inputs, an 8 or a 4 is often no longer one (looked at by eye).
 ELASTIC_FLAG = "--elastic"
-#: --nib: the share of clean digits written as with a broad-nib pen (handwriting.broad_nib).
-NIB_SHARE = 0.15
 ELASTIC_SIGMA = 4.0
 ELASTIC_ALPHA = 20.0
+#: --nib: the share of clean digits written as with a broad-nib pen (handwriting.broad_nib).
+NIB_SHARE = 0.15
 
 
 def elastic(xb: Any, generator: Any) -> Any:
