@@ -372,7 +372,7 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     ``--scan-hands`` reads only some kinds (the same sheets as in a run of all four); ``--scan-pen``
     writes every sheet with one pen (synth.PENS: the same games by the same hands)."""
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
-    from handwriting import HELD_OUT_FONTS, UNSEEN_FONTS, DigitsHand, FontHand, available
+    from handwriting import HELD_OUT_FONTS, UNSEEN_FONTS, DigitsHand, FontHand, available, install_hint
     from sources import HELD_OUT_GOOGLE, google_fonts, mnist
 
     groups = []
@@ -387,8 +387,8 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     if "unseen" in hands and (fonts := available(UNSEEN_FONTS)):
         groups.append(("Debian fonts kept unseen", [FontHand(f) for f in fonts]))
     if len(groups) < len(hands):
-        print("scan: some held-out hands are missing (apt-get install fonts-dkg-handwriting fonts-sjfonts "
-              "fonts-rufscript fonts-yozvox-yozfont fonts-tlwg-purisa fonts-yusei-magic fonts-navilu; "
+        fonts_hint = install_hint(HELD_OUT_FONTS + UNSEEN_FONTS)
+        print(f"scan: some held-out hands are missing ({fonts_hint + '; ' if fonts_hint else ''}"
               "python tools/scan/sources.py)")
     if not groups:
         return
@@ -449,7 +449,9 @@ class _ScanTally:
             rows.append({"row": r.number, "right": right, "sure": r.choice.sure, "share": r.choice.confidence,
                          "stretch": r.choice.stretch, "game": r.game, "cells": r.cells, "first_game": r.first_game,
                          "first": r.first, "want_game": want.game, "want": want.points,
-                         "alternatives": r.choice.alternatives})
+                         "alternatives": r.choice.alternatives, "doubted": r.choice.doubted,
+                         "score": r.choice.options[0].score if r.choice.options else None,
+                         "first_score": r.choice.first_cells})
             n["rows"] += 1
             n["cells"] += len(want.points)
             n["cells_right"] += sum(a == b for a, b in zip(r.first, want.points))

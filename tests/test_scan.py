@@ -672,6 +672,20 @@ def test_thinning_keeps_a_line_one_pixel_wide_and_a_loop_a_loop():
     assert pieces - 1 == 1 and holes - 1 == 2  # the line, and the paper inside it and outside
 
 
+def test_a_missing_font_is_named_by_the_debian_package_that_installs_it(monkeypatch, tmp_path):
+    """handwriting.install_hint: the tools that need fonts (train.py, validate.py, the bench) name the
+    packages of the fonts missing, each once, by folder or by the few whose package is named otherwise."""
+    import handwriting
+
+    monkeypatch.setattr(handwriting, "FONTS", tmp_path)
+    (tmp_path / "truetype" / "breip").mkdir(parents=True)
+    (tmp_path / "truetype" / "breip" / "Breip.ttf").write_bytes(b"")
+    fonts = ["truetype/breip/Breip.ttf", "truetype/tlwg/Purisa.ttf", "truetype/tlwg/Purisa-Oblique.ttf",
+             "truetype/fifthhorseman/dkg.ttf", "truetype/Navilu/Navilu.ttf"]
+    assert handwriting.install_hint(fonts) == "apt-get install fonts-dkg-handwriting fonts-navilu fonts-tlwg-purisa"
+    assert handwriting.install_hint(fonts[:1]) == ""
+
+
 class _Drawn:
     """A random.Random that draws the given numbers for uniform(), in turn."""
 

@@ -49,11 +49,20 @@ UNSEEN_FONTS = [  # fonts-yozvox-yozfont (its plain regular), fonts-tlwg-purisa 
     "truetype/yozvox-yozfont/YOzRN_.ttf", "truetype/tlwg/Purisa.ttf", "truetype/tlwg/Purisa-Oblique.ttf",
     "truetype/yusei-magic/YuseiMagic-Regular.ttf", "truetype/Navilu/Navilu.ttf",
 ]
-APT_PACKAGES = ["fonts-breip", "fonts-femkeklaver", "fonts-sjfonts", "fonts-comic-neue", "fonts-humor-sans",
-                "fonts-bwht", "fonts-dancingscript", "fonts-kaushanscript", "fonts-kristi",
-                "fonts-dkg-handwriting", "fonts-rufscript", "fonts-klee", "fonts-kiloji", "fonts-seto",
-                "fonts-ecolier-court", "fonts-yozvox-yozfont", "fonts-tlwg-purisa", "fonts-yusei-magic",
-                "fonts-navilu"]
+#: The Debian package of a font, by its folder under FONTS where the two names differ (else fonts-<folder>).
+_PACKAGE_OF = {"fifthhorseman": "fonts-dkg-handwriting", "tlwg": "fonts-tlwg-purisa"}
+
+
+def package(font: str) -> str:
+    """The Debian package that installs ``font`` (a path under FONTS)."""
+    folder = font.split("/")[1]
+    return _PACKAGE_OF.get(folder, f"fonts-{folder.lower()}")
+
+
+def install_hint(fonts: list[str]) -> str:
+    """The apt-get command that installs those of ``fonts`` missing here ("" when none is)."""
+    missing = sorted({package(f) for f in fonts if not (FONTS / f).exists()})
+    return f"apt-get install {' '.join(missing)}" if missing else ""
 
 
 def available(fonts: list[str]) -> list[Path]:

