@@ -653,7 +653,7 @@ def test_a_sheet_in_doubt_as_a_whole_passes_no_row_unasked():
     """Козыри 6 6 0 12 (a bench sheet by one Google font): the first 6 read as 0 (empty) and the
     written 0 as much a 6 as empty still add up along the row, the only reading the rules accept:
     sure on its own. Only the column's ИТОГО says otherwise: when the totals do not add up, every
-    row is to confirm. Likewise when a quarter of the rows (at least DOUBTED_ROWS) are unsure: the
+    row is to confirm. Likewise when enough of the rows (DOUBTED_SHARE, DOUBTED_ROWS) are unsure: the
     hand reads badly, and a row the reader is sure of may not be right. Otherwise nothing changes."""
     from dataclasses import replace
 
@@ -688,3 +688,7 @@ def test_a_sheet_in_doubt_as_a_whole_passes_no_row_unasked():
         out = doubt_sheet({n: unsure if n <= unsure_rows else sure for n in range(1, count + 1)}, True)
         assert (not out[count].sure) is in_doubt
         assert out[count].doubted == (READS_BADLY if in_doubt else "") and out[1].doubted == ""
+    # a `short` sheet (validation, pointed pen): 2 of its 10 rows unsure, a third sure and wrong
+    assert not doubt_sheet({n: unsure if n <= 2 else sure for n in range(1, 11)}, True)[10].sure
+    # a sheet of 56 asks about its 8 unsure rows only, not about its 48 others
+    assert doubt_sheet({n: unsure if n <= 8 else sure for n in range(1, 57)}, True)[56].sure
