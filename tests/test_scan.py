@@ -503,7 +503,7 @@ def test_the_totals_written_at_the_end_are_read_and_checked(tmp_path, runner, mo
     disagreeing = replace(sheet, totals=replace(sheet.totals, agree=False, read=((frozenset({1}),) * 4,) * 3))
     monkeypatch.setattr("kingsheet.scan.reader.read_sheet", lambda photos: disagreeing)
     res = runner.invoke(cli.app, ["scan", str(path), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В,Г"])
-    assert res.exit_code == 1 and "the totals on the sheet disagree with the rows" in res.output
+    assert res.exit_code == 1 and "the totals as read from the sheet do not match the rows" in res.output
     assert "do not add up with the rows as read" in res.output and (tmp_path / "g.toml").exists()
 
 

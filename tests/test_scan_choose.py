@@ -281,6 +281,41 @@ def test_the_totals_are_only_a_checksum_of_a_whole_game():
     assert check.agree and check.settled == ()
 
 
+def test_totals_are_not_said_to_agree_while_a_row_has_no_reading_but_are_checked_once_it_is_given():
+    """A sheet with a row no reading of which the rules allow (an Écolier sheet read badly): the
+    ИТОГО lines cannot be weighed against it, so the check says it was not made, never "agree"; once
+    the person gives every row, the rows as given are checked against the totals as read."""
+    from kingsheet.scan.choose import RowChoice, check_totals
+    from kingsheet.scan.game import recheck_totals, summary
+    from kingsheet.scan.page import Code
+    from kingsheet.scan.reader import RowRead, SheetRead
+
+    rules = load_rules("blank-4")
+    rows = a_game("blank-4", 9)
+    choices = {n: sure(g, c) for n, (g, c) in rows.items()}
+    choices[2] = RowChoice((), False, False, 9)
+    check = check_totals(rules, choices, totals_of(rules, rows))
+    assert check.written and not check.checked and check.settled == ()
+    assert check.adds_up(rules, list(rows.values()))
+    wrong = dict(rows)
+    wrong[2] = (rows[2][0], tuple(reversed(rows[2][1])))
+    assert rows[2][1] != wrong[2][1] and not check.adds_up(rules, list(wrong.values()))
+
+    read = tuple(RowRead(n, g, choices[n], c) for n, (g, c) in rows.items())
+    sheet = SheetRead(rules, Code("blank-4", {}, 4, False, "ru", "x", 1), read, check)
+    assert summary(sheet)[-1].startswith("· the totals written on the sheet are not checked yet")
+    assert not any("add up to the totals" in line for line in summary(sheet))
+    assert recheck_totals(sheet, list(rows.values()), complete=True) is True
+    assert recheck_totals(sheet, list(wrong.values()), complete=True) is False
+    assert recheck_totals(sheet, list(wrong.values()), complete=False) is None  # row 2 still to confirm
+    assert recheck_totals(sheet, list(rows.values())[:6], complete=True) is None  # a game cut short
+    agreed = check_totals(rules, {n: sure(g, c) for n, (g, c) in rows.items()}, totals_of(rules, rows))
+    assert agreed.checked and agreed.agree
+    agreed_sheet = SheetRead(rules, sheet.code, read, agreed)
+    assert recheck_totals(agreed_sheet, [(r.game, r.cells) for r in read], complete=True) is None  # said already
+    assert recheck_totals(agreed_sheet, list(wrong.values()), complete=True) is False  # a row typed otherwise
+
+
 def test_one_total_that_does_not_add_up_is_taken_for_misread_two_are_not():
     """A misread row breaks at least two totals (its sum is fixed, so two of its cells change);
     one total off is the reader misreading that total, not a reason to doubt the rows."""

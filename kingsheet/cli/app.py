@@ -622,7 +622,7 @@ def scan_cmd(
     from kingsheet.files.creation import seating
     from kingsheet.files.gamefile import read_game
     from kingsheet.files.storage import write_new
-    from kingsheet.scan.game import confirm, game_text, summary
+    from kingsheet.scan.game import confirm, game_text, recheck_totals, summary
     from kingsheet.scan.reader import read_sheet
 
     try:
@@ -646,8 +646,12 @@ def scan_cmd(
     unsure = [r.number for r in sheet.rows if not r.choice.sure and r.number not in confirmed]
     typer.echo(_("wrote {output}: {n} rows of {id}").format(output=output, n=len(sheet.rows), id=sheet.rules.id))
     final = [confirmed.get(r.number, (r.game, r.cells)) for r in sheet.rows]
-    if sheet.totals is not None and not sheet.totals.agree and not sheet.totals.adds_up(sheet.rules, final):
-        typer.echo(_("the totals on the sheet disagree with the rows: compare them, then: kingsheet check {output}")
+    adds_up = recheck_totals(sheet, final, complete=not unsure)
+    if adds_up:
+        typer.echo("✓ " + _("the rows as they now stand add up to the totals written on the sheet"))
+    elif adds_up is False:
+        typer.echo(_("the totals as read from the sheet do not match the rows: compare them on the paper, then: "
+                     "kingsheet check {output}")
                    .format(output=output))
         raise typer.Exit(PROBLEMS)
     if unsure:

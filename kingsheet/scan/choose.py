@@ -420,6 +420,7 @@ class TotalsCheck:
     settled: tuple[int, ...] = ()  # rows the totals made sure of
     read: tuple[tuple[frozenset[int], ...], ...] = ()  # each line's totals as they may be read
     suspects: tuple[int, ...] = ()  # rows whose other reading would make them add up (then unsure)
+    checked: bool = True  # False: written, but some row is missing or has no reading the rules allow
 
     def adds_up(self, rules: Rules, rows: Sequence[tuple[str, tuple[int, ...]]]) -> bool:
         """Whether these rows (game, cells), e.g. as a person confirmed them, add up to the totals
@@ -443,9 +444,11 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     read = [[{abs(r.value): r.score for r in cell if r.value is not None} for cell in line] for line in totals]
     strong = [[dict(sorted(cell.items(), key=lambda vs: -vs[1])[:STRONG]) for cell in line] for line in read]
     written = [k for k, line in enumerate(read) if any(line)]
-    if not written or len(choices) != len(rules.slots) or any(not c.options for c in choices.values()):
-        return TotalsCheck(choices, bool(written), True)
     values = tuple(tuple(frozenset(cell) for cell in line) for line in read)
+    if not written:
+        return TotalsCheck(choices, False, True)
+    if len(choices) != len(rules.slots) or any(not c.options for c in choices.values()):
+        return TotalsCheck(choices, True, True, read=values, checked=False)  # checked once a person has the rows
     stage_of = {n: {rules.stage_of(o.game) for o in c.options} for n, c in choices.items()}
     if all(k in written for k in (0, 1)) and all(len(s) == 1 for s in stage_of.values()):
         groups = [([n for n in choices if stage_of[n] == {k}], [k]) for k in (0, 1)]  # smaller: a stage each

@@ -132,7 +132,10 @@ def summary(sheet: SheetRead) -> list[str]:
         lines.append("✗ " + _("many rows of this sheet read poorly: every row is to confirm"))
     totals = sheet.totals
     if totals is not None and totals.written:
-        if not totals.agree and totals.suspects:
+        if not totals.checked:
+            lines.append("· " + _("the totals written on the sheet are not checked yet: some rows are missing or "
+                                  "have no reading the rules allow"))
+        elif not totals.agree and totals.suspects:
             lines.append("✗ " + ngettext(
                 "the totals written on the sheet do not add up with the rows as read; row {rows} read otherwise "
                 "would make them add up", "the totals written on the sheet do not add up with the rows as read; "
@@ -148,3 +151,17 @@ def summary(sheet: SheetRead) -> list[str]:
         else:
             lines.append("✓ " + _("the rows add up to the totals written on the sheet"))
     return lines
+
+
+def recheck_totals(sheet: SheetRead, final: Sequence[tuple[str, tuple[int, ...]]], complete: bool) -> bool | None:
+    """Whether the rows as the person left them (``final``: game and cells, each row) add up to the
+    ИТОГО lines written on the sheet, where the reader's own rows did not, or the person changed
+    them, or they could not be checked (a row had no reading the rules allow: checked once every row
+    is given, ``complete``); None when there is nothing more to say."""
+    totals = sheet.totals
+    as_read = [(r.game, r.cells) for r in sheet.rows]
+    if totals is None or not totals.written or (totals.checked and totals.agree and list(final) == as_read):
+        return None
+    if not totals.checked and not (complete and len(final) == len(sheet.rules.slots)):
+        return None
+    return totals.adds_up(sheet.rules, final)
