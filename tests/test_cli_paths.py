@@ -80,7 +80,7 @@ def test_a_csv_goes_through_check(runner, tmp_path):
     direct = json.loads(runner.invoke(app, ["check", str(EXAMPLES / "blank-4.toml"), "--json"]).stdout)
     assert got["ok"] and got["totals"] == direct["totals"] and got["rules"] == "blank-4"
     lines = csv.read_text(encoding="utf-8").splitlines()
-    assert '"king",-16,0,0,0,"","","","","","","","",""' in lines
+    assert '"king",-16,0,0,0,"","","","","","","","","",""' in lines
     broken = [ln.replace('"king",-16,0,0,0', '"king",-8,0,-8,0') for ln in lines]
     csv.write_text("\n".join(broken) + "\n", encoding="utf-8")
     res = runner.invoke(app, ["check", str(csv)])

@@ -145,6 +145,29 @@ def test_edit_any_deal_keeps_hand_comments(runner, game):
     assert res.exit_code == 1 and game.read_bytes() == before
 
 
+def test_a_row_read_from_a_photo_is_to_confirm_until_a_person_enters_it(runner, game):
+    """kingsheet scan marks a row it is unsure of (confirm = true, and a note saying why): check
+    reports it at its deal and settle refuses the sheet; entering the row, as read or corrected,
+    takes the mark and the reader's note away, and a note of the person's own stays."""
+    run(runner, "deal", "tricks", "-4", "0", "-8", "-4")
+    run(runner, "deal", "hearts", "-4", "-4", "-4", "-4")
+    text = game.read_text(encoding="utf-8")
+    marked = text.replace('points = [-4, 0, -8, -4]', 'points = [-4, 0, -8, -4]\nnote = "scan: confirm this row (62 % sure)"'
+                          '\nconfirm = true')
+    game.write_text(marked, encoding="utf-8")
+    res = run(runner, "check")
+    assert res.exit_code == 1 and "deal 1" in res.stderr and "not yet confirmed" in res.stderr
+    assert run(runner, "settle", str(game)).exit_code != 0
+    res = run(runner, "edit", "1", "-4", "0", "-8", "-4")  # as read: confirmed
+    assert res.exit_code == 0, res.output
+    after = game.read_text(encoding="utf-8")
+    assert "confirm" not in after and "scan:" not in after
+    assert run(runner, "check").exit_code == 0
+    game.write_text(marked.replace('"scan: confirm this row (62 % sure)"', '"Аня спорила"'), encoding="utf-8")
+    run(runner, "edit", "1", "-8", "0", "-4", "-4", "--note", "Аня спорила")
+    assert "confirm" not in game.read_text(encoding="utf-8") and "Аня спорила" in game.read_text(encoding="utf-8")
+
+
 def test_undo(runner, game):
     run(runner, "deal", "tricks", "-4", "0", "-8", "-4")
     res = run(runner, "undo")

@@ -564,7 +564,9 @@ def test_the_summary_and_the_file_say_what_each_row_and_the_totals_came_to():
     sheet = SheetRead(rules, Code("blank-4", {"boys": "jacks"}, 4, False, "ru", "x", 1), rows)
     lines = summary(sheet)
     assert lines[0].endswith("✓") and "confirm (60 % sure)" in lines[1] and "no reading the rules allow" in lines[2]
-    assert row_fields(rules, rows[2]) == {"game": "boys", "points": [-4, -4, -4, -2], "forced": True,
+    assert row_fields(rules, rows[0]) == {"game": "tricks", "points": [-4, -4, -4, -4]}  # sure: no mark
+    assert row_fields(rules, rows[1])["confirm"] is True
+    assert row_fields(rules, rows[2]) == {"game": "boys", "points": [-4, -4, -4, -2], "forced": True, "confirm": True,
                                           "note": "scan: read as −4 −4 −4 −2, which the rules do not allow; correct it"}
     assert "also possible: −6 −4 −6 0" in row_fields(rules, rows[1])["note"]
     check = TotalsCheck({}, True, True)

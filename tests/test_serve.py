@@ -137,6 +137,20 @@ def test_edit_and_undo_name_what_the_screen_saw(client, game):
     assert status == 200 and data["message"] == "deal 2 removed" and len(load_game(game).deals) == 1
 
 
+def test_a_row_read_from_a_photo_is_confirmed_by_entering_it_on_a_phone(client, game):
+    """A row kingsheet scan left to confirm shows as a problem on the page; entering it again from a
+    phone takes away the mark and the reader's note, as `kingsheet edit` does."""
+    assert post(client, "deal", seen=0, game="tricks", points=[4, 6, 6, 0])[0] == 200
+    text = game.read_text(encoding="utf-8").replace("points = [-4, -6, -6, 0]", 'points = [-4, -6, -6, 0]\n'
+                                                    'note = "scan: confirm this row (62 % sure)"\nconfirm = true')
+    game.write_text(text, encoding="utf-8")
+    state = client.get("/api/state").json()
+    assert not state["sheet_ok"] and any("not yet confirmed" in p for p in state["problems"])
+    assert post(client, "edit", seen=1, number=1, game="tricks", points=[4, 6, 6, 0])[0] == 200
+    assert "confirm" not in game.read_text(encoding="utf-8") and "scan:" not in game.read_text(encoding="utf-8")
+    assert client.get("/api/state").json()["sheet_ok"]
+
+
 def test_bodies_are_bounded(client, game):
     big = json.dumps({"seen": 0, "game": "tricks", "points": [4, 6, 6, 0], "note": "x" * (MAX_BODY + 10)})
     assert client.post("/api/deal", content=big, headers={"content-type": "application/json"}).status_code == 413

@@ -360,8 +360,23 @@ def test_the_csv_keeps_forced_and_the_problem(tmp_path, runner):
     out = tmp_path / "g.csv"
     runner.invoke(app, ["export", str(game), "-o", str(out)])
     text = out.read_text(encoding="utf-8")
-    assert '"forced","problems"' in text.splitlines()[1] and '"true","row sums to −14, expected −16"' in text
+    assert '"forced","confirm","problems"' in text.splitlines()[1] and '"true","","row sums to −14, expected −16"' in text
     assert read_csv(out).deals[0].forced
+
+
+def test_a_row_to_confirm_stays_to_confirm_through_csv_and_workbook(tmp_path, runner):
+    """A row `kingsheet scan` left to confirm (confirm = true) is a problem of its deal until a person
+    corrects it, and an export to CSV or XLSX and back keeps the mark."""
+    game = tmp_path / "g.toml"
+    game.write_text(game_text(deals='\n[[deals]]\ngame = "tricks"\npoints = [-4, -4, -4, -4]\nconfirm = true\n'),
+                    encoding="utf-8")
+    res = runner.invoke(app, ["check", str(game), "--json"])
+    assert res.exit_code == 1
+    assert [e["code"] for e in json.loads(res.output)["errors"]] == ["to-confirm"]
+    for suffix, read in ((".csv", read_csv), (".xlsx", read_xlsx)):
+        out = tmp_path / f"g{suffix}"
+        assert runner.invoke(app, ["export", str(game), "-o", str(out)]).exit_code == 0
+        assert read(out).deals[0].confirm, suffix
 
 
 def test_the_blank_workbook_prints_like_the_blank(tmp_path, runner):

@@ -26,7 +26,7 @@ FILE_KEYS = {"format", "rules", "title", "date", "players", "first_dealer", "opt
 
 DEAL_KEYS = {
     "game", "points", "taken", "orderer", "declarer", "contract", "bid", "buyer", "price", "note",
-    "forced",
+    "forced", "confirm",
 }
 
 
@@ -44,6 +44,7 @@ class Deal:
     price: int | None = None
     note: str | None = None
     forced: bool = False
+    confirm: bool = False  # read from a photo and not yet confirmed by a person (kingsheet scan)
 
 
 @dataclass(frozen=True)
@@ -220,7 +221,7 @@ def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | 
     if problems and points is None and taken is None:
         return Deal(number, game.strip(), **people, **ints, **text), problems  # type: ignore[arg-type]
     deal = Deal(number, game.strip(), points, taken, forced=bool(raw.get("forced", False)),
-                **people, **ints, **text)  # type: ignore[arg-type]
+                confirm=bool(raw.get("confirm", False)), **people, **ints, **text)  # type: ignore[arg-type]
     return deal, problems
 
 

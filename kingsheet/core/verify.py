@@ -289,6 +289,9 @@ def verify(game: GameFile) -> Report:
                 side = minus if rules.stage_of(gid) == 0 else plus
                 for who, cell in zip(players, cells):
                     side[who] += cell
+        if deal.confirm:
+            chk.add("to-confirm", _("read from a photo and not yet confirmed: compare it with the paper, then correct it "
+                                    "(kingsheet edit) or delete its line confirm = true"))
         rows.append(Row(deal, gid, cells, expected, dealer, declarer, tuple(chk.problems)))
         all_problems.extend(chk.problems)
     sequence = check_sequence(game, rows)

@@ -73,6 +73,8 @@ def deal_table(fields: Mapping[str, Any]) -> Table:
         table.add("note", fields["note"])
     if fields.get("forced"):
         table.add("forced", True)
+    if fields.get("confirm"):
+        table.add("confirm", True)
     return table
 
 
@@ -108,8 +110,9 @@ def replace_deal(text: str, number: int, fields: Mapping[str, Any]) -> str:
     old = deals[number - 1]
     new = deal_table(fields)
     # change only what changed, so a person's comments on the other lines stay
+    scanned = bool(old.get("confirm"))  # a row read from a photo: its note was the reader's, about the reading
     for key in list(old.keys()):
-        if key in ("points", "taken", "forced") and key not in new:
+        if (key in ("points", "taken", "forced", "confirm") or (scanned and key == "note")) and key not in new:
             del old[key]
     for key, value in new.items():
         if key in old and old[key].unwrap() == value.unwrap():

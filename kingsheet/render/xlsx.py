@@ -408,7 +408,7 @@ META_DEALS_ROW = 60  # the hidden sheet's per-deal record starts here (below the
 
 def _meta(wb: Workbook, rules: Rules, report: Report | None, lang: str) -> None:
     """The hidden sheet: what the visible sheet does not show, so that an imported workbook gives
-    back the game file it came from (title, date, money, and per deal: forced, note, counts)."""
+    back the game file it came from (title, date, money, and per deal: forced, confirm, note, counts)."""
     ws = wb.create_sheet(META_SHEET)
     ws.sheet_state = "hidden"
     rows: list[tuple[str, str]] = [("format", "1"), ("rules", report.game.rules_ref if report else rules.id)]
@@ -425,6 +425,8 @@ def _meta(wb: Workbook, rules: Rules, report: Report | None, lang: str) -> None:
     for deal in report.game.deals if report is not None else ():
         if deal.forced:
             extras.append((f"deal.{deal.number}.forced", "true"))
+        if deal.confirm:
+            extras.append((f"deal.{deal.number}.confirm", "true"))
         if deal.note:
             extras.append((f"deal.{deal.number}.note", deal.note))
         if deal.taken is not None:

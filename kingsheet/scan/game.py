@@ -29,6 +29,8 @@ def row_fields(rules: Rules, row: RowRead, confirmed: Confirmed | None = None) -
         return {"game": confirmed[0], "points": list(confirmed[1])}
     fields: dict[str, Any] = {"game": row.game, "points": list(row.cells)}
     choice = row.choice
+    if not choice.sure:
+        fields["confirm"] = True  # kingsheet check reports it until a person corrects or confirms it
     if choice.cells is None:
         fields["forced"] = True
         fields["note"] = _("scan: read as {cells}, which the rules do not allow; correct it").format(

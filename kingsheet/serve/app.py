@@ -458,8 +458,8 @@ def _fields(game: Any, number: int, body: Mapping[str, Any], keep: Any = None) -
     for key in ("bid", "price"):
         if key in extras:
             extras[key] = str(extras[key])[:6]
-    if keep is not None:  # an edit keeps what the form does not show
-        for key in ("declarer", "orderer", "contract", "bid", "buyer", "price", "note"):
+    if keep is not None:  # an edit keeps what the form does not show (not the note of a row read from a photo)
+        for key in ("declarer", "orderer", "contract", "bid", "buyer", "price", *(() if keep.confirm else ("note",))):
             if getattr(keep, key) is not None and key not in extras and key not in body:
                 extras[key] = getattr(keep, key)
     return deal_fields(game, number, gid, tokens, taken, extras)

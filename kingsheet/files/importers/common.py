@@ -24,6 +24,7 @@ EXTRA_HEADERS = {
     "sum": {"σ", "сумма", "sum"},
     "check": {"проверка", "check", "✓"},
     "forced": {"forced", "принудительно"},
+    "confirm": {"confirm", "подтвердить"},
     "problems": {"problems", "ошибки"},
 }
 TOTAL_LABELS = ("итого", "total")

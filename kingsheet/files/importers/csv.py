@@ -51,7 +51,7 @@ def write_csv(game: GameFile) -> str:
         meta.append(("first_dealer", game.first_dealer))
     buf.write(",".join(["# kingsheet", *(_quoted(f"{k}={v}") for k, v in meta)]) + "\n")
     writer = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
-    writer.writerow(["game", *(guard(p) for p in game.players), *EXTRAS, "forced", "problems"])
+    writer.writerow(["game", *(guard(p) for p in game.players), *EXTRAS, "forced", "confirm", "problems"])
     from kingsheet.core.verify import verify
 
     for row in verify(game).rows:
@@ -60,7 +60,7 @@ def write_csv(game: GameFile) -> str:
         extras = [getattr(deal, k) for k in EXTRAS]
         problems = "; ".join(p.message.split(": ", 1)[-1] for p in row.problems)
         writer.writerow([guard(deal.game), *cells, *("" if v is None else guard(str(v)) for v in extras),
-                         "true" if deal.forced else "", guard(problems)])
+                         "true" if deal.forced else "", "true" if deal.confirm else "", guard(problems)])
     return buf.getvalue()
 
 
@@ -130,8 +130,9 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
             except ValueError:
                 raise InputError(_("{path}: line {n}, {players}: '{cell}' is not a number").format(path=path, n=n, players=players[j], cell=cell)) from None
         deal: dict[str, Any] = {"game": game, "points": points}
-        if "forced" in cols and cols["forced"] < len(row) and fold(row[cols["forced"]].strip()) in ("true", "да", "1"):
-            deal["forced"] = True
+        for mark in ("forced", "confirm"):
+            if mark in cols and cols[mark] < len(row) and fold(row[cols[mark]].strip()) in ("true", "да", "1"):
+                deal[mark] = True
         for key, i in cols.items():
             if key not in EXTRAS or i >= len(row) or not row[i].strip():
                 continue

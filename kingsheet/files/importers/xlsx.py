@@ -130,6 +130,8 @@ def _deal_extras(deal: dict[str, Any], number: int, meta: dict[str, str]) -> Non
         deal["game"] = meta[f"deal.{number}.game"]  # the row's label as exported: the game it was
     if meta.get(f"deal.{number}.forced") == "true":
         deal["forced"] = True
+    if meta.get(f"deal.{number}.confirm") == "true":
+        deal["confirm"] = True
     if f"deal.{number}.note" in meta:
         deal["note"] = meta[f"deal.{number}.note"]
     if f"deal.{number}.taken" in meta:
