@@ -507,6 +507,61 @@ def test_the_totals_written_at_the_end_are_read_and_checked(tmp_path, runner, mo
     assert "do not add up with the rows as read" in res.output and (tmp_path / "g.toml").exists()
 
 
+@pytest.mark.parametrize("rules_id", ["domino", "jokers"])
+def test_a_blank_scored_by_card_values_reads_back_with_its_signs(tmp_path, rules_id):
+    """Domino (hearts −1 each, played to −31) and jokers (hearts by rank, a joker −20) score by card
+    values: the sign every card shares is the cells' sign, so the paper need not show it (before,
+    every row of a jokers sheet read as plus and none was allowed). Domino's blank has as many rows
+    as the game lasted; the rows after it are empty and not read."""
+    from kingsheet.scan.choose import written_sign
+    from kingsheet.scan.reader import read_sheet
+
+    path, truth = photo(tmp_path, rules_id, seed=3)
+    sheet = read_sheet([path])
+    assert written_sign(sheet.rules, "penalty") == -1
+    assert [(r.game, r.cells) for r in sheet.rows] == [(t.game, t.points) for t in truth]
+    assert all(r.choice.sure for r in sheet.rows)
+
+
+def test_blanks_whose_rows_the_reader_cannot_read_say_why():
+    """Omnibus's cells may be +10 or −1 each (a sign the photo would have to give), bidding-77's rows
+    hold a bid and a suit: reading them is refused in one sentence, before any cell is read."""
+    from kingsheet.core.rules import load_rules
+    from kingsheet.scan.choose import written_sign
+    from kingsheet.scan.page import Unreadable
+    from kingsheet.scan.reader import _readable_to_limit
+
+    assert written_sign(load_rules("omnibus"), "penalty") is None
+    with pytest.raises(Unreadable, match="omnibus: its cells may be plus or minus"):
+        _readable_to_limit(load_rules("omnibus"))
+    with pytest.raises(Unreadable, match="bidding-77: its rows hold a bid and a suit"):
+        _readable_to_limit(load_rules("bidding-77"))
+    _readable_to_limit(load_rules("domino"))
+
+
+def test_a_trump_deal_with_a_bid_is_read_and_left_for_the_declarer_and_bid(tmp_path):
+    """Кинг с торговлей: a trump row's total follows from the declarer's bid, which the blank does not
+    hold. Its cells are read and checked for some declarer and bid, and the row is left to confirm
+    with the declarer and bid to add; the other rows are read as on any blank, and these rows do not
+    put the sheet in doubt."""
+    from kingsheet.scan.choose import NO_BID, needs_bid, row_accepted
+    from kingsheet.scan.game import row_fields
+    from kingsheet.scan.reader import read_sheet
+
+    path, truth = photo(tmp_path, "trump-bidding", seed=3)
+    sheet = read_sheet([path])
+    assert [(r.game, r.cells) for r in sheet.rows] == [(t.game, t.points) for t in truth]
+    for r in sheet.rows:
+        assert r.choice.sure is not needs_bid(sheet.rules, r.game)
+        if needs_bid(sheet.rules, r.game):
+            assert r.choice.doubted == NO_BID and "--bid" in row_fields(sheet.rules, r)["note"]
+    players = ("А", "Б", "В", "Г")
+    assert row_accepted(sheet.rules, "trumps", (12, 6, 18, 12), players, 8)  # bid below what was taken
+    assert row_accepted(sheet.rules, "trumps", (0, 12, 18, 12), players, 8)  # the declarer took no more than the bid
+    assert not row_accepted(sheet.rules, "trumps", (12, 7, 18, 11), players, 8)  # not whole tricks
+    assert not row_accepted(sheet.rules, "trumps", (18, 12, 18, 12), players, 8)  # more than the deck's tricks
+
+
 @pytest.mark.parametrize("turn", [90, 180, 270])
 def test_a_photo_taken_sideways_or_upside_down_reads_the_same(tmp_path, turn):
     """The QR code sits by the page's bottom left mark: it tells which way up the page is."""

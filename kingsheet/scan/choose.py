@@ -15,9 +15,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from kingsheet.core.rules import Rules
+from kingsheet.core.game import Deal
+from kingsheet.core.rules import Kind, Rules
 from kingsheet.core.scoring import cell_sign
-from kingsheet.core.verify import row_possible
+from kingsheet.core.verify import row_possible, row_problems
 
 #: How many rows the search may try before it gives up on a row (each is one verifier call).
 BUDGET = 3000
@@ -88,13 +89,51 @@ class RowChoice:
         return tuple(o.cells for o in self.options[1:])
 
 
+def written_sign(rules: Rules, game_id: str) -> int | None:
+    """The sign every non-zero cell of the game carries, so that the paper need not show it: the
+    game's own, or for a game scored by card values (domino's hearts, jokers) the sign all its cards
+    share; None where a cell may be either (omnibus's +10 beside its −1s, a buyer's trump deal)."""
+    game = rules.games[game_id]
+    sign = cell_sign(rules, game)
+    if sign is None and game.card_values and game.moon is None:
+        signs = {v > 0 for v in game.card_values.values() if v}
+        if len(signs) == 1:
+            return 1 if signs.pop() else -1
+    return sign
+
+
+def needs_bid(rules: Rules, game_id: str | None) -> bool:
+    """A trump deal of Кинг с торговлей: its row is checked with the declarer and their bid, which
+    the blank does not hold (the person adds them)."""
+    return game_id is not None and rules.bidding and rules.games[game_id].kind is Kind.TRUMPS
+
+
+def row_accepted(rules: Rules, game_id: str, cells: tuple[int, ...], players: tuple[str, ...], number: int) -> bool:
+    """Whether the deck can produce the row; where it needs a bid not on the blank (needs_bid), for
+    some declarer and the one bid that gives their cell (with no points of their own, a bid of as
+    many tricks as they took: any larger gives the same row)."""
+    if not needs_bid(rules, game_id):
+        return row_possible(rules, game_id, cells, players, number=number)
+    game = rules.games[game_id]
+    unit, tricks = next(iter(game.units.values())), rules.deck.tricks
+    for d, who in enumerate(players):
+        others = sum(c for k, c in enumerate(cells) if k != d)
+        if unit <= 0 or others % unit or cells[d] % unit:
+            continue
+        taken = tricks - others // unit
+        bid = taken - cells[d] // unit
+        if 0 <= bid <= tricks and not row_problems(rules, game_id, cells, players,
+                                                   Deal(number, game_id, cells, declarer=who, bid=bid), number):
+            return True
+    return False
+
+
 def signed(rules: Rules, game_id: str, value: int | None) -> int | None:
     """A magnitude as the cell holds it: the sign is the game's (a minus sign on the paper is
     optional); an empty cell is 0."""
     if value is None:
         return 0
-    sign = cell_sign(rules, rules.games[game_id])
-    return -abs(value) if sign == -1 else value
+    return -abs(value) if written_sign(rules, game_id) == -1 else value
 
 
 def _ranked(candidates: Sequence[Sequence[Reading]]) -> Iterator[tuple[float, tuple[int, ...]]]:
@@ -149,7 +188,7 @@ def _search(rules: Rules, game_id: str, bonus: float, lists: list[list[Reading]]
             continue
         checked.add(cells)
         found.tried += 1
-        if row_possible(rules, game_id, cells, players, number=number):
+        if row_accepted(rules, game_id, cells, players, number):
             found.accepted.append((score, game_id, cells))
             accepted += 1
             if accepted >= wanted:
@@ -287,7 +326,7 @@ def _by_game(rules: Rules, number: int, choice: RowChoice, games: Sequence[str],
         if game in by_game:
             continue
         cells = tuple(signed(rules, game, abs(v)) or 0 for v in top.cells)
-        if row_possible(rules, game, cells, players, number=number):
+        if row_accepted(rules, game, cells, players, number):
             gain = numbers.get(game, UNREAD) - numbers.get(top.game, 0.0)
             by_game[game] = [Option(game, cells, top.share * math.exp(gain), top.score + gain)]
     return by_game
@@ -622,6 +661,14 @@ DOUBTED_ROWS = 2
 #: Why every row of a sheet is to confirm (RowChoice.doubted).
 TOTALS_DISAGREE = "totals"
 READS_BADLY = "hand"
+NO_BID = "bid"  # a trump deal of Кинг с торговлей: the declarer and the bid are not on the blank
+
+
+def ask_bids(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
+    """Every row that needs a declarer and a bid (needs_bid) is to confirm, the reader being unable to
+    give them; after doubt_sheet, so that these rows do not make the sheet look read badly."""
+    return {n: replace(c, sure=False, doubted=NO_BID) if c.sure and needs_bid(rules, c.game) else c
+            for n, c in choices.items()}
 
 
 def doubt_sheet(choices: dict[int, RowChoice], totals_agree: bool) -> dict[int, RowChoice]:

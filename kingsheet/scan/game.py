@@ -11,7 +11,7 @@ from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Order, Rules
 from kingsheet.files.edits import append_deals, new_game_text
-from kingsheet.scan.choose import READS_BADLY, TOTALS_DISAGREE
+from kingsheet.scan.choose import NO_BID, READS_BADLY, TOTALS_DISAGREE
 from kingsheet.scan.reader import RowRead, SheetRead
 
 Confirmed = tuple[str, tuple[int, ...]]  # a row a person confirmed: its game and cells
@@ -59,6 +59,9 @@ def _why(rules: Rules, row: RowRead) -> str:
 
 def _doubted_note(why: str) -> str:
     """The game file's mark on a row the reader was sure of, to confirm because of the whole sheet."""
+    if why == NO_BID:
+        return _("scan: the blank does not hold this trump deal's declarer and bid: add them (kingsheet edit N … "
+                 "--declarer NAME --bid N)")
     if why == TOTALS_DISAGREE:
         return _("scan: confirm this row: the totals written on the sheet do not add up with the rows as read")
     return _("scan: confirm this row: many rows of this sheet read poorly")
@@ -125,6 +128,8 @@ def summary(sheet: SheetRead) -> list[str]:
             mark = "✗ " + _("no reading the rules allow: check the photo")
         elif r.choice.sure:
             mark = "✓"
+        elif r.choice.doubted == NO_BID:
+            mark = "? " + _("confirm, and add the declarer and the bid")
         elif r.choice.doubted:
             mark = "? " + _("confirm (the sheet as a whole is in doubt)")
         else:

@@ -15,12 +15,14 @@ from kingsheet.scan.choose import (
     Reading,
     RowChoice,
     TotalsCheck,
+    ask_bids,
     assign_games,
     check_totals,
     choose_game_row,
     doubt_sheet,
     settle_mends,
     signed,
+    written_sign,
 )
 from kingsheet.scan.page import Code, Unreadable, cells_of, read_page
 
@@ -66,9 +68,8 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
             page=next(p for p in seen_pages if seen_pages.count(p) > 1)))
     rules = load_rules(first.rules, first.options)
     if rules.order is Order.TO_LIMIT:
-        raise Unreadable(_("{rules}: only blanks with a set number of deals can be read for now").format(
-            rules=rules.id))
-    fixed = rules.order is Order.FIXED
+        _readable_to_limit(rules)
+    fixed = rules.order in (Order.FIXED, Order.TO_LIMIT)  # the blank, not the hand, says each row's game
     games = ordered_games(rules)
     layout, total_boxes = blank_boxes(rules, first.named, first.lang)
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
@@ -87,7 +88,7 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
     firsts: dict[int, tuple[str, tuple[int, ...]]] = {}
     for number in sorted(n for n in read if written and n <= max(written)):  # the game stops at its last row
         game_cell, cands = read[number]
-        options = [rules.slots[number - 1]] if fixed else games
+        options = [_printed_game(rules, number)] if fixed else games
         choices[number] = choose_game_row(rules, game_cell, options, cands, players, number=number)
         gid = options[0] if fixed else _first_game(game_cell, games)
         firsts[number] = gid, tuple(signed(rules, gid, max(c, key=lambda r: r.score).value) or 0 for c in cands)
@@ -100,9 +101,27 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         choices = totals.choices
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
         choices = settle_mends(choices)
-    choices = doubt_sheet(choices, totals is None or totals.agree)
+    choices = ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree))
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
     return SheetRead(rules, first, rows, totals)
+
+
+def _printed_game(rules: Rules, number: int) -> str:
+    """The game a fixed blank prints on row ``number``; a game played to a limit has one game."""
+    return rules.slots[number - 1] if rules.order is Order.FIXED else next(iter(rules.games))
+
+
+def _readable_to_limit(rules: Rules) -> None:
+    """A blank of a game played to a limit is read when its rows hold only the players' points, each
+    with a sign the game gives (domino); not where a row needs a bid and a suit (bidding-77), or a
+    cell may be plus or minus (omnibus's +10), which the reader does not read from the paper."""
+    game = next(iter(rules.games.values()))
+    if len(rules.games) != 1 or game.bid or game.choose_suit:
+        raise Unreadable(_("{rules}: its rows hold a bid and a suit, which cannot be read from a photo yet").format(
+            rules=rules.id))
+    if written_sign(rules, game.id) is None:
+        raise Unreadable(_("{rules}: its cells may be plus or minus, and minus signs cannot be read from a photo "
+                           "yet").format(rules=rules.id))
 
 
 def _first_game(game_cell: list[Reading], games: list[str]) -> str:

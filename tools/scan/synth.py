@@ -100,7 +100,7 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
             x0, y0, x1, y1 = box
             writer.write(page, (x0 * px, y0 * px, x1 * px, y1 * px), text, rng, ink=ink)  # noqa: B023
 
-        if rules.order is not Order.FIXED:
+        if rules.order not in (Order.FIXED, Order.TO_LIMIT):  # the blank prints no game: its number is written
             write(where.game, str(numbers[played.game]))
         for value, box in zip(played.points, where.cells):
             if value == 0 and rng.random() < 0.5:
