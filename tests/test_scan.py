@@ -561,6 +561,15 @@ def test_a_trump_deal_with_a_bid_is_read_and_left_for_the_declarer_and_bid(tmp_p
     assert not row_accepted(sheet.rules, "trumps", (12, 7, 18, 11), players, 8)  # not whole tricks
     assert not row_accepted(sheet.rules, "trumps", (18, 12, 18, 12), players, 8)  # more than the deck's tricks
 
+    from kingsheet.scan.game import confirm
+
+    trump = next(r for r in sheet.rows if needs_bid(sheet.rules, r.game))
+    answers = iter(["18 12 18 12", "12 6 18 12"] + [""] * len(sheet.rows))
+    said: list[str] = []
+    confirmed = confirm(sheet, lambda prompt: next(answers), said.append)
+    assert confirmed[trump.number] == ("trumps", (12, 6, 18, 12))  # a row typed in, checked without the bid
+    assert sum(line.startswith("✗") for line in said) == 1  # the row of 60 was asked again
+
 
 @pytest.mark.parametrize("turn", [90, 180, 270])
 def test_a_photo_taken_sideways_or_upside_down_reads_the_same(tmp_path, turn):

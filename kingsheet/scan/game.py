@@ -11,7 +11,7 @@ from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Order, Rules
 from kingsheet.files.edits import append_deals, new_game_text
-from kingsheet.scan.choose import NO_BID, READS_BADLY, TOTALS_DISAGREE
+from kingsheet.scan.choose import NO_BID, READS_BADLY, TOTALS_DISAGREE, row_accepted
 from kingsheet.scan.reader import RowRead, SheetRead
 
 Confirmed = tuple[str, tuple[int, ...]]  # a row a person confirmed: its game and cells
@@ -109,9 +109,9 @@ def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], An
             except InputError as exc:
                 say(f"✗ {exc}")
                 continue
-            problems = row_problems(rules, game_id, cells, players, number=r.number)
-            if problems:
-                say("✗ " + "; ".join(p.message for p in problems))
+            if not row_accepted(rules, game_id, cells, players, r.number):  # the bid, not on the blank, is added later
+                problems = [p for p in row_problems(rules, game_id, cells, players, number=r.number) if p.code != "bid"]
+                say("✗ " + ("; ".join(p.message for p in problems) or _("no declarer's bid gives this row")))
                 continue
             out[r.number] = game_id, cells
             break
