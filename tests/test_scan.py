@@ -523,17 +523,28 @@ def test_a_blank_scored_by_card_values_reads_back_with_its_signs(tmp_path, rules
     assert all(r.choice.sure for r in sheet.rows)
 
 
-def test_blanks_whose_rows_the_reader_cannot_read_say_why():
-    """Omnibus's cells may be +10 or −1 each (a sign the photo would have to give), bidding-77's rows
-    hold a bid and a suit: reading them is refused in one sentence, before any cell is read."""
+def test_omnibus_cells_take_the_sign_the_rules_allow_and_a_row_both_signs_allow_is_asked_about(tmp_path):
+    """Omnibus's cells may be plus or minus (the ten of diamonds +10 against −1 a heart, −13 the queen
+    of spades) and the reader reads no sign: each cell is tried both ways and the rules choose. Most
+    rows allow one way only; −16 8 0 −8 and −16 −8 0 8 both make a deal, so such a row is asked
+    about, the two readings equally likely. bidding-77's rows hold a bid and a suit: refused in one
+    sentence, before any cell is read."""
     from kingsheet.core.rules import load_rules
-    from kingsheet.scan.choose import written_sign
+    from kingsheet.scan.choose import Reading, choose_row, written_sign
     from kingsheet.scan.page import Unreadable
-    from kingsheet.scan.reader import _readable_to_limit
+    from kingsheet.scan.reader import _readable_to_limit, read_sheet
 
-    assert written_sign(load_rules("omnibus"), "penalty") is None
-    with pytest.raises(Unreadable, match="omnibus: its cells may be plus or minus"):
-        _readable_to_limit(load_rules("omnibus"))
+    rules = load_rules("omnibus")
+    assert written_sign(rules, "penalty") is None
+    both = [[Reading(-v, -0.05), Reading(v, -0.05)] if v else [Reading(None, -0.05)] for v in (16, 8, 0, 8)]
+    row = choose_row(rules, "penalty", both, ("А", "Б", "В", "Г"))
+    assert not row.sure and {o.cells for o in row.options} == {(-16, 8, 0, -8), (-16, -8, 0, 8)}
+    path, truth = photo(tmp_path, "omnibus", seed=3)
+    sheet = read_sheet([path])
+    assert len(sheet.rows) == len(truth)
+    assert all((r.game, r.cells) == (t.game, t.points) for r, t in zip(sheet.rows, truth) if r.choice.sure)
+    assert sum(r.choice.sure for r in sheet.rows) >= len(truth) * 3 // 4
+    assert any(v > 0 for r in sheet.rows for v in r.cells)  # the ten of diamonds' +10, or a moon
     with pytest.raises(Unreadable, match="bidding-77: its rows hold a bid and a suit"):
         _readable_to_limit(load_rules("bidding-77"))
     _readable_to_limit(load_rules("domino"))

@@ -89,6 +89,11 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
     for number in sorted(n for n in read if written and n <= max(written)):  # the game stops at its last row
         game_cell, cands = read[number]
         options = [_printed_game(rules, number)] if fixed else games
+        if fixed and written_sign(rules, options[0]) is None and rules.games[options[0]].card_values:
+            # omnibus: a cell may be plus or minus (the ten of diamonds +10), and the reader reads no sign: each
+            # reading is tried both ways, minus first (the likelier), and the rules choose; a row both ways allow
+            # is left to confirm (6 % of omnibus deals, the two readings equally likely)
+            cands = [[*(Reading(-r.value, r.score) for r in c if r.value), *c] for c in cands]
         choices[number] = choose_game_row(rules, game_cell, options, cands, players, number=number)
         gid = options[0] if fixed else _first_game(game_cell, games)
         firsts[number] = gid, tuple(signed(rules, gid, max(c, key=lambda r: r.score).value) or 0 for c in cands)
@@ -112,16 +117,13 @@ def _printed_game(rules: Rules, number: int) -> str:
 
 
 def _readable_to_limit(rules: Rules) -> None:
-    """A blank of a game played to a limit is read when its rows hold only the players' points, each
-    with a sign the game gives (domino); not where a row needs a bid and a suit (bidding-77), or a
-    cell may be plus or minus (omnibus's +10), which the reader does not read from the paper."""
+    """A blank of a game played to a limit is read when its rows hold only the players' points
+    (domino; omnibus, whose cells' signs the rules choose); not where a row needs a bid and a suit
+    (bidding-77)."""
     game = next(iter(rules.games.values()))
     if len(rules.games) != 1 or game.bid or game.choose_suit:
         raise Unreadable(_("{rules}: its rows hold a bid and a suit, which cannot be read from a photo yet").format(
             rules=rules.id))
-    if written_sign(rules, game.id) is None:
-        raise Unreadable(_("{rules}: its cells may be plus or minus, and minus signs cannot be read from a photo "
-                           "yet").format(rules=rules.id))
 
 
 def _first_game(game_cell: list[Reading], games: list[str]) -> str:
