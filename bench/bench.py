@@ -358,7 +358,8 @@ SCAN_HANDS = ("debian", "google", "mnist", "unseen")
 
 
 def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False,
-               hands: tuple[str, ...] = SCAN_HANDS, pen: str | None = None) -> None:
+               hands: tuple[str, ...] = SCAN_HANDS, pen: str | None = None,
+               blanks: tuple[str, ...] | None = None) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
     hands held out from training with a pen drawn as people's go (synth.USUAL_PENS), then
     photographed in colour as a phone would. Nothing here was used to build the reader. Four kinds
@@ -370,7 +371,8 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     validates choices while the reader is built (tools/scan/sources.py: MNIST_HALVES). Sheet k of a group is
     made from seed ``first + k`` (``--scan-sheets``, ``--scan-seed``: fresh sheets, never looked at);
     ``--scan-hands`` reads only some kinds (the same sheets as in a run of all four); ``--scan-pen``
-    writes every sheet with one pen (synth.PENS: the same games by the same hands)."""
+    writes every sheet with one pen (synth.PENS: the same games by the same hands); ``--scan-blanks``
+    fills other blanks than the six of the figures (e.g. the games played to a limit)."""
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
     from handwriting import HELD_OUT_FONTS, UNSEEN_FONTS, DigitsHand, FontHand, available, install_hint
     from sources import HELD_OUT_GOOGLE, google_fonts, mnist
@@ -394,9 +396,11 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
         return
     sheets = 6 if quick else sheets
     with_pen = f", every sheet in {pen}" if pen else ""
-    total = _ScanTally("all" + with_pen, pen)
+    blanks = blanks or _ScanTally.TEMPLATES
+    total = _ScanTally("all" + with_pen, pen, blanks)
     for name, writers in groups:
-        tally = _ScanTally((f"{name} ({len(writers)} held-out fonts)" if len(writers) > 1 else name) + with_pen, pen)
+        tally = _ScanTally((f"{name} ({len(writers)} held-out fonts)" if len(writers) > 1 else name) + with_pen, pen,
+                           blanks)
         for k in range(sheets):
             tally.photo(writers[k % len(writers)], k, first + k)
         tally.report(sheets, raw)
@@ -411,10 +415,10 @@ class _ScanTally:
     KEYS = ("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged", "flagged",
             "clean_totals", "clean_bare", "sheets")
 
-    def __init__(self, name: str, pen: str | None = None) -> None:
-        self.name, self.pen = name, pen
+    def __init__(self, name: str, pen: str | None = None, templates: tuple[str, ...] = TEMPLATES) -> None:
+        self.name, self.pen, self.templates = name, pen, templates
         self.n = dict.fromkeys(self.KEYS, 0)
-        self.by_template = {t: dict.fromkeys(self.KEYS, 0) for t in self.TEMPLATES}
+        self.by_template = {t: dict.fromkeys(self.KEYS, 0) for t in templates}
         self.times: list[float] = []
 
     def photo(self, hand: object, k: int, seed: int) -> dict[str, object]:
@@ -428,7 +432,7 @@ class _ScanTally:
 
         rng = random.Random(seed)
         totals = k % 2 == 1  # every other table fills in the ИТОГО lines at the end
-        template = self.TEMPLATES[k // 2 % len(self.TEMPLATES)]  # each blank with and without them
+        template = self.templates[k // 2 % len(self.templates)]  # each blank with and without them
         pen = usual_pen(rng)  # a colour photo, of the pens people use
         if self.pen:
             pen = PENS[self.pen]  # or of one pen (drawn all the same: the same games follow)
@@ -475,7 +479,7 @@ class _ScanTally:
                 "clean": bool(n["clean"]), "rows": rows}
 
     def add(self, other: _ScanTally) -> None:
-        for into, more in ((self.n, other.n), *((self.by_template[t], other.by_template[t]) for t in self.TEMPLATES)):
+        for into, more in ((self.n, other.n), *((self.by_template[t], other.by_template[t]) for t in self.templates)):
             for key, value in more.items():
                 into[key] += value
         self.times += other.times
@@ -487,7 +491,7 @@ class _ScanTally:
         n = self.n
         if raw:  # the counts themselves, to add up runs made apart (e.g. one a core)
             print(json.dumps({"name": self.name, **n, "times": self.times, "by_template": self.by_template}))
-        print(f"scan, {self.name}: {sheets} photos of {', '.join(self.TEMPLATES)}: cells right (digits alone) "
+        print(f"scan, {self.name}: {sheets} photos of {', '.join(self.templates)}: cells right (digits alone) "
               f"{n['cells_right'] / n['cells']:.1%}; rows right {n['before'] / n['rows']:.1%} before the rules "
               f"choose, {n['after'] / n['rows']:.1%} after; rows to confirm {n['flagged'] / n['rows']:.1%}; sheets "
               f"right {n['right']}/{sheets}, with nothing to confirm {n['clean']}/{sheets} ({n['clean_totals']}/"
@@ -510,11 +514,12 @@ class _ScanTally:
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.startswith("{"):
                     raw = json.loads(line)
-                    part = cls(raw["name"])
+                    templates = tuple(raw["by_template"])
+                    part = cls(raw["name"], templates=templates)
                     part.n = {k: raw[k] for k in cls.KEYS}
                     part.by_template = raw["by_template"]
                     part.times = raw["times"]
-                    kinds.setdefault(raw["name"], cls(raw["name"])).add(part)
+                    kinds.setdefault(raw["name"], cls(raw["name"], templates=templates)).add(part)
         for tally in kinds.values():
             tally.report(tally.n["sheets"])
 
@@ -538,6 +543,8 @@ def main() -> None:
 
     ap.add_argument("--scan-pen", choices=list(PENS),
                     help="scan: every sheet written with this pen (else pens drawn as people's go)")
+    ap.add_argument("--scan-blanks", nargs="+", metavar="RULES",
+                    help="scan: fill these blanks instead of the six of the README's figures")
     ap.add_argument("--scan-combine", nargs="+", type=Path, metavar="LOG",
                     help="scan: add up the JSON counts of runs made apart (their --scan-raw output) and report")
     args = ap.parse_args()
@@ -547,7 +554,7 @@ def main() -> None:
     for name in args.sections:
         if name == "scan":
             bench_scan(args.quick, args.scan_sheets, args.scan_seed, args.scan_raw, tuple(args.scan_hands),
-                       args.scan_pen)
+                       args.scan_pen, tuple(args.scan_blanks) if args.scan_blanks else None)
         else:
             SECTIONS[name](args.quick)
 
