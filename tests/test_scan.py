@@ -575,11 +575,24 @@ def test_a_trump_deal_with_a_bid_is_read_and_left_for_the_declarer_and_bid(tmp_p
     from kingsheet.scan.game import confirm
 
     trump = next(r for r in sheet.rows if needs_bid(sheet.rules, r.game))
-    answers = iter(["18 12 18 12", "12 6 18 12"] + [""] * len(sheet.rows))
+    answers = iter(["18 12 18 12", "12 6 18 12"] + [""] * 2 * len(sheet.rows))
     said: list[str] = []
     confirmed = confirm(sheet, lambda prompt: next(answers), said.append)
     assert confirmed[trump.number] == ("trumps", (12, 6, 18, 12))  # a row typed in, checked without the bid
     assert sum(line.startswith("✗") for line in said) == 1  # the row of 60 was asked again
+
+    # with the names, each confirmed trump row is asked its declarer and bid, checked with the row
+    from kingsheet.scan.game import game_text
+
+    names = ("Аня", "Боря", "Вася", "Галя")
+    declarer = "Боря"  # 12 6 18 12 by Боря: the others took 7 tricks, Боря 1, scoring 1 above the bid: bid 0
+    answers = iter(["12 6 18 12", "Кто-то 1", "боря 3", f"{declarer} 0"] + [""] * 2 * len(sheet.rows))
+    said.clear()
+    bids: dict[int, tuple[str, int]] = {}
+    confirmed = confirm(sheet, lambda prompt: next(answers), said.append, names, bids)
+    assert bids == {trump.number: (declarer, 0)} and sum(line.startswith("✗") for line in said) == 2
+    text = game_text(sheet, names, confirmed, bids)
+    assert f'declarer = "{declarer}"' in text and "bid = 0" in text
 
 
 @pytest.mark.parametrize("turn", [90, 180, 270])

@@ -637,8 +637,9 @@ def scan_cmd(
             typer.echo(_seating_line(names))
         for line in summary(sheet):
             typer.echo(line)
-        confirmed = confirm(sheet, input, typer.echo) if sys.stdin.isatty() else {}
-        text = game_text(sheet, names, confirmed)
+        bids: dict[int, tuple[str, int]] = {}
+        confirmed = confirm(sheet, input, typer.echo, names, bids) if sys.stdin.isatty() else {}
+        text = game_text(sheet, names, confirmed, bids)
         read_game(text, output, output.resolve().parent)
         write_new(output, text.encode("utf-8"), force)
     except Unusable as exc:

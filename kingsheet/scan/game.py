@@ -11,10 +11,11 @@ from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Order, Rules
 from kingsheet.files.edits import append_deals, new_game_text
-from kingsheet.scan.choose import NO_BID, READS_BADLY, TOTALS_DISAGREE, row_accepted
+from kingsheet.scan.choose import NO_BID, READS_BADLY, TOTALS_DISAGREE, needs_bid, row_accepted
 from kingsheet.scan.reader import RowRead, SheetRead
 
 Confirmed = tuple[str, tuple[int, ...]]  # a row a person confirmed: its game and cells
+Bid = tuple[str, int]  # a trump deal of Кинг с торговлей, as a person gave it: the declarer and the bid
 
 
 def _shown(rules: Rules, game: str, cells: tuple[int, ...], chosen: str) -> str:
@@ -23,10 +24,13 @@ def _shown(rules: Rules, game: str, cells: tuple[int, ...], chosen: str) -> str:
     return text if game == chosen else f"{rules.games[game].label()}: {text}"
 
 
-def row_fields(rules: Rules, row: RowRead, confirmed: Confirmed | None = None) -> dict[str, Any]:
-    """A row's deal; ``confirmed``: the game and cells a person confirmed at the terminal (no mark then)."""
+def row_fields(rules: Rules, row: RowRead, confirmed: Confirmed | None = None, bid: Bid | None = None
+               ) -> dict[str, Any]:
+    """A row's deal; ``confirmed``: the game and cells a person confirmed at the terminal (no mark then),
+    ``bid``: the declarer and bid they gave."""
     if confirmed is not None:
-        return {"game": confirmed[0], "points": list(confirmed[1])}
+        given = {"declarer": bid[0], "bid": bid[1]} if bid else {}
+        return {"game": confirmed[0], "points": list(confirmed[1]), **given}
     fields: dict[str, Any] = {"game": row.game, "points": list(row.cells)}
     choice = row.choice
     if not choice.sure:
@@ -67,13 +71,39 @@ def _doubted_note(why: str) -> str:
     return _("scan: confirm this row: many rows of this sheet read poorly")
 
 
-def game_text(sheet: SheetRead, names: Sequence[str], confirmed: Mapping[int, Confirmed] | None = None) -> str:
+def game_text(sheet: SheetRead, names: Sequence[str], confirmed: Mapping[int, Confirmed] | None = None,
+              bids: Mapping[int, Bid] | None = None) -> str:
     text = new_game_text(sheet.rules.id, list(names), sheet.code.options, None, {}, None)
-    confirmed = confirmed or {}
-    return append_deals(text, [row_fields(sheet.rules, r, confirmed.get(r.number)) for r in sheet.rows])
+    confirmed, bids = confirmed or {}, bids or {}
+    return append_deals(text, [row_fields(sheet.rules, r, confirmed.get(r.number), bids.get(r.number))
+                               for r in sheet.rows])
 
 
-def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], Any]) -> dict[int, Confirmed]:
+def ask_bid(rules: Rules, number: int, row: Confirmed, names: Sequence[str], ask: Callable[[str], str],
+            say: Callable[[str], Any]) -> Bid | None:
+    """A confirmed trump row of Кинг с торговлей: its declarer and bid, which the blank does not hold,
+    asked for and checked with the row (Enter: added later, and `kingsheet check` asks for them)."""
+    from kingsheet.core.game import Deal
+    from kingsheet.core.verify import row_problems
+
+    while True:
+        words = ask(_("declarer and bid, e.g. «{name} 2» (Enter: add them later): ").format(name=names[0])).split()
+        if not words:
+            return None
+        who = next((n for n in names if n.casefold() == " ".join(words[:-1]).casefold()), None)
+        if who is None or not words[-1].isdigit():
+            say("✗ " + _("a name of the table and a number of tricks, e.g. «{name} 2»").format(name=names[0]))
+            continue
+        deal = Deal(number, row[0], row[1], declarer=who, bid=int(words[-1]))
+        problems = row_problems(rules, row[0], row[1], tuple(names), deal, number)
+        if problems:
+            say("✗ " + "; ".join(p.message for p in problems))
+            continue
+        return who, int(words[-1])
+
+
+def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], Any], names: Sequence[str] = (),
+            bids: dict[int, Bid] | None = None) -> dict[int, Confirmed]:
     """At a terminal: each row to confirm, with its readings numbered; Enter keeps the first, a
     number picks another, a row typed in full replaces them (checked by the rules; on an ordered
     blank it may start with the game), a lone "-" leaves the row marked in the file."""
@@ -115,6 +145,10 @@ def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], An
                 continue
             out[r.number] = game_id, cells
             break
+        given = out.get(r.number)
+        if given and names and bids is not None and needs_bid(rules, given[0]) \
+                and (bid := ask_bid(rules, r.number, given, names, ask, say)) is not None:
+            bids[r.number] = bid
     return out
 
 
