@@ -151,6 +151,11 @@ def test_trump_bidding_row_total_follows_the_bid():
     # writing his tricks anyway is caught
     text = game_text("trump-bidding", deals=deal("trumps", [12, 12, 12, 12], declarer="Боря", bid=3))
     assert messages(text) == ["deal 1 (Trumps): row sums to 48, expected 36"]
+    # a bid of more tricks than a deal holds is no bid: with 0 points and 100 "bid", the row passed
+    text = game_text("trump-bidding", deals=deal("trumps", [12, 0, 18, 18], declarer="Боря", bid=100))
+    assert messages(text) == ["deal 1 (Trumps): a bid of 100 is more than the tricks of a deal (8)"]
+    text = game_text("trump-bidding", deals=deal("trumps", [12, 0, 18, 18], declarer="Боря", bid=8))
+    assert messages(text) == []  # he bid all 8 and took none: 0 for him, 48 for the others
 
 
 def test_bid_missing_is_a_problem():

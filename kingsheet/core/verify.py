@@ -215,6 +215,10 @@ def _bid_total(played: list[int], unit: int, rules: Rules, chk: _Deal, players: 
     if deal.bid is None or deal.declarer is None:
         chk.add("bid", _("the declarer and their bid are not recorded (declarer = …, bid = N)"))
         return unit * tricks
+    if deal.bid > tricks:  # a bid is of tricks, and a deal holds no more
+        chk.add("bid", _("a bid of {bid} is more than the tricks of a deal ({tricks})").format(bid=deal.bid, tricks=tricks),
+                expected=tricks, actual=deal.bid)
+        return unit * tricks
     d = players.index(deal.declarer)
     others = sum(c for k, c in enumerate(played) if k != d)
     return bid_row_total(unit, tricks, deal.bid, declarer_tricks(unit, tricks, others))
