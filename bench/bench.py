@@ -255,7 +255,6 @@ def bench_serve(quick: bool) -> None:
     """`kingsheet serve` as the table uses it: a real server process, phones as HTTP clients on
     127.0.0.1. Start to the first page; a deal posted by one phone until another hears of it;
     20 phones following at once."""
-    import json
     import socket
     import statistics
     import threading
@@ -325,17 +324,17 @@ def bench_serve(quick: bool) -> None:
             rows = [("tricks", [4, 6, 6, 0]), ("hearts", [4, 4, 0, 8]), ("boys", [0, 4, 0, 12]),
                     ("girls", [4, 4, 4, 4]), ("king", [0, 16, 0, 0]), ("last", [8, 0, 8, 0])]
             one, every = [], []
-            with httpx.Client(base_url=base, timeout=10) as c:
+            with httpx.Client(base_url=base, timeout=10, headers={"x-kingsheet-token": token}) as c:
                 for k in range(12 if quick else 30):
                     seen = k % 6
                     if seen == 0 and k:
                         for left in range(6, 0, -1):
-                            c.post(f"/api/undo?t={token}", content=json.dumps({"seen": left}))
+                            c.post("/api/undo", json={"seen": left})
                         time.sleep(0.3)
                     counts = [len(h) for h in heard]
                     t0 = time.perf_counter()
                     game_id, pts = rows[seen]
-                    c.post(f"/api/deal?t={token}", json={"seen": seen, "game": game_id, "points": pts})
+                    c.post("/api/deal", json={"seen": seen, "game": game_id, "points": pts})
                     end = time.monotonic() + 5
                     while any(len(h) <= n for h, n in zip(heard, counts)) and time.monotonic() < end:
                         time.sleep(0.002)

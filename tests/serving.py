@@ -4,6 +4,8 @@ uvicorn in a thread, stopped at the end, every wait bounded."""
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import socket
 import threading
 import time
@@ -11,6 +13,24 @@ from collections.abc import Iterator
 from pathlib import Path
 
 TOKEN = "tok-" + "x" * 20
+CHROMIUM = next((p for p in (os.environ.get("KINGSHEET_CHROMIUM"), shutil.which("chromium"),
+                             shutil.which("chromium-browser"), shutil.which("google-chrome")) if p), None)
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
+
+
+@contextlib.contextmanager
+def chromium() -> Iterator[object]:
+    """The system's headless Chromium, driven by Playwright (which cannot download its own here)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        try:
+            yield b
+        finally:
+            b.close()
 
 
 def friday(folder: Path) -> Path:
@@ -21,6 +41,13 @@ def friday(folder: Path) -> Path:
     path.write_text(game_text(extra='\n[money]\nstake = "0.50"\ncurrency = "RUB"\nmethod = "pairwise"\n'),
                     encoding="utf-8")
     return path
+
+
+def phone_client(app: object, token: str = TOKEN) -> object:
+    """Starlette's test client as the page talks: at the printed address, the token in its header."""
+    from starlette.testclient import TestClient
+
+    return TestClient(app, base_url="http://127.0.0.1:8765", headers={"x-kingsheet-token": token})
 
 
 def free_port() -> int:
@@ -37,9 +64,9 @@ def running(game: Path, lang: str = "ru", token: str = TOKEN) -> Iterator[str]:
     from kingsheet.serve.app import make_app
 
     port = free_port()
-    config = uvicorn.Config(make_app(game, token, lang), host="127.0.0.1", port=port, log_level="warning",
-                            access_log=False, lifespan="off", timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
+    from kingsheet.serve.run import server_config
+
+    server = uvicorn.Server(server_config(make_app(game, token, lang), "127.0.0.1", port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10

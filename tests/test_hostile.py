@@ -318,3 +318,101 @@ def test_show_marks_the_row_of_a_declarer_problem(tmp_path):
     assert res.returncode == 1
     line = next(ln for ln in res.stdout.splitlines() if ln.lstrip().startswith("9 "))
     assert "✓" not in line and "Галя is written, but Боря declares here" in line
+
+
+# ---- photos (`kingsheet scan`) -----------------------------------------------------------------------
+
+def _scan(*photos: Path, cwd_file: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """`kingsheet scan` of the photos, in bounded time; its own peak memory must stay bounded too."""
+    pytest.importorskip("cv2")
+    pytest.importorskip("zxingcpp")
+    before = len(PEAKS)
+    out = (cwd_file or photos[0]).parent / "out.toml"
+    res = kingsheet("scan", *map(str, photos), "-o", str(out), "--players", "А,Б,В,Г", timeout=30)
+    assert max(PEAKS[before:], default=0) < MEMORY_MB
+    assert not out.exists()
+    return res
+
+
+def _jpeg_declaring(width: int, height: int) -> bytes:
+    """A real, tiny JPEG whose frame header is made to declare another size (691 bytes in the trial)."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("L", (8, 8), 255).save(buf, "JPEG")
+    data = bytearray(buf.getvalue())
+    k = data.index(b"\xff\xc0")
+    data[k + 5:k + 9] = height.to_bytes(2, "big") + width.to_bytes(2, "big")
+    return bytes(data)
+
+
+def _png_declaring(width: int, height: int) -> bytes:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    rows = zlib.compress(b"\x00" * 1024)  # the first bytes of the picture; the rest is never read
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)) + \
+        chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+
+
+def test_a_photo_declaring_billions_of_pixels_is_refused_before_it_is_decoded(tmp_path):
+    cases = {"huge.jpg": _jpeg_declaring(30_000, 30_000), "huger.jpg": _jpeg_declaring(65_000, 65_000),
+             "huge.png": _png_declaring(50_000, 50_000), "huger.png": _png_declaring(65_000, 65_000)}
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        one_sentence(_scan(tmp_path / name), name, "the picture is too large")
+    for name, data in {"empty.jpg": b"", "zero.png": _png_declaring(0, 10), "gif.jpg": b"GIF89a" + b"\0" * 40,
+                       "cut.jpg": _jpeg_declaring(100, 100)[:20]}.items():
+        (tmp_path / name).write_bytes(data)
+        one_sentence(_scan(tmp_path / name), name, "not a picture kingsheet can open")
+
+
+def _code_photo(path: Path, text: str) -> Path:
+    """A picture of nothing but a QR code holding ``text``: enough for the reader to read it first."""
+    import numpy as np
+    import zxingcpp
+    from PIL import Image
+
+    code = np.asarray(zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.QRCode).to_image(scale=8))
+    page = np.full((code.shape[0] * 3, code.shape[1] * 3), 255, np.uint8)
+    page[code.shape[0]:2 * code.shape[0], code.shape[1]:2 * code.shape[1]] = code
+    Image.fromarray(page).save(path)
+    return path
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("KS1/NOSUCH//4/BRU123456/1", "names rules kingsheet does not have"),
+    ("KS1/..//4/BRU123456/1", "names rules kingsheet does not have"),
+    ("KS1/.//4/BRU123456/1", "names rules kingsheet does not have"),
+    ("KS1/BIG8.TOML//4/BRU123456/1", "names rules kingsheet does not have"),
+    ("KS1/BLANK-4/BOYS:QUEENS/4/BRU123456/1", "names rules that cannot be used"),
+    ("KS1/BLANK-4//99999999999999999999/BRU123456/1", "not one kingsheet prints"),
+    ("KS1/BLANK-4//4/BRU123456/²", "not one kingsheet prints"),
+    ("KS1/BLANK-4//4/BRU123456", "not one kingsheet prints"),
+    ("KS1/BLANK-4//4/BRU123456/0", "not one kingsheet prints"),
+    ("KS1/BLANK-4//4/BXX123456/1", "not one kingsheet prints"),
+    ("KS1/BLANK-4//5/BRU123456/1", "not one kingsheet prints"),
+    ("KS1/BLANK-4//4/BRU123456/7", "not one kingsheet prints"),
+])
+def test_a_qr_code_that_says_what_no_blank_says_is_one_sentence(tmp_path, text, words):
+    pytest.importorskip("zxingcpp")
+    # a template file of that name beside the photo and in the current folder is never read
+    (tmp_path / "big8.toml").write_text("[[deals]]\n" * 1000, encoding="utf-8")
+    one_sentence(_scan(_code_photo(tmp_path / "code.png", text)), "code.png", words)
+
+
+def test_many_photos_are_refused_before_any_is_read(tmp_path):
+    pytest.importorskip("zxingcpp")
+    one = _code_photo(tmp_path / "p.png", "KS1/BLANK-4//4/BRU123456/1")
+    photos = []
+    for k in range(60):
+        photos.append(tmp_path / f"p{k}.png")
+        shutil.copy(one, photos[-1])
+    one_sentence(_scan(*photos), "60 photos", "at most 8 pages")
+    # two photos of one page are found from their codes alone, before any cell is cut
+    one_sentence(_scan(*photos[:3]), "two photos show the same page 1")

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
-from serving import friday
+from serving import friday, phone_client
 from starlette.testclient import TestClient
 
 from conftest import deal, game_text
@@ -31,9 +31,7 @@ def game(tmp_path):
 
 @pytest.fixture
 def client(game: Path) -> TestClient:
-    c = TestClient(make_app(game, TOKEN, "en"))
-    c.get(f"/?t={TOKEN}")  # the cookie, as a phone gets it from the printed address
-    return c
+    return phone_client(make_app(game, TOKEN, "en"), TOKEN)
 
 
 def post(client: TestClient, what: str, **body: object) -> tuple[int, dict]:
@@ -44,14 +42,14 @@ def post(client: TestClient, what: str, **body: object) -> tuple[int, dict]:
 @pytest.mark.parametrize("path", ["/", "/api/state", "/static/app.js", "/api/events", "/api/money",
                                   "/download/pdf", "/api/rules"])
 def test_nothing_is_read_without_the_token(game, path):
-    c = TestClient(make_app(game, TOKEN, "en"))
+    c = TestClient(make_app(game, TOKEN, "en"), base_url="http://127.0.0.1:8765")
     assert c.get(path).status_code == 403
     assert c.get(path + "?t=wrong").status_code == 403
     assert c.get(path, headers={"x-kingsheet-token": TOKEN[:-1]}).status_code == 403
 
 
 def test_nothing_is_written_without_the_token(game):
-    c = TestClient(make_app(game, TOKEN, "en"))
+    c = TestClient(make_app(game, TOKEN, "en"), base_url="http://127.0.0.1:8765")
     before = game.read_bytes()
     for what in ("deal", "edit", "undo", "new"):
         assert c.post(f"/api/{what}", json={"seen": 0, "game": "tricks", "points": [4, 4, 4, 4]}).status_code == 403
@@ -59,14 +57,16 @@ def test_nothing_is_written_without_the_token(game):
     assert sorted(p.name for p in game.parent.iterdir()) == ["friday.toml"]
 
 
-def test_the_token_becomes_a_cookie_and_every_answer_has_the_security_headers(game):
-    c = TestClient(make_app(game, TOKEN, "en"))
+def test_the_token_is_never_a_cookie_and_every_answer_has_the_security_headers(game):
+    c = TestClient(make_app(game, TOKEN, "en"), base_url="http://127.0.0.1:8765")
     res = c.get(f"/?t={TOKEN}")
-    assert res.status_code == 200 and "HttpOnly" in res.headers["set-cookie"]
+    assert res.status_code == 200 and "set-cookie" not in res.headers and not c.cookies
     assert "script-src 'self'" in res.headers["content-security-policy"]
     assert res.headers["x-content-type-options"] == "nosniff" and res.headers["referrer-policy"] == "no-referrer"
-    assert c.get("/api/state").status_code == 200  # the cookie alone
-    assert "<script src=\"/static/app.js\"" in res.text and "onclick" not in res.text  # no inline script
+    assert c.get("/api/state").status_code == 403  # the address alone gives nothing later
+    assert c.get("/api/state", headers={"x-kingsheet-token": TOKEN}).status_code == 200
+    assert f'<script src="/static/app.js?t={TOKEN}"' in res.text and "onclick" not in res.text  # no inline script
+    assert c.get(f"/static/app.js?t={TOKEN}").status_code == 200
 
 
 def test_a_deal_typed_as_magnitudes_takes_the_games_sign_and_is_saved(client, game):
@@ -111,8 +111,7 @@ def test_a_race_between_two_threads_records_exactly_one(game):
     barrier = threading.Barrier(4)
 
     def phone() -> None:
-        c = TestClient(make_app(game, TOKEN, "en"))
-        c.get(f"/?t={TOKEN}")
+        c = phone_client(make_app(game, TOKEN, "en"), TOKEN)
         barrier.wait()
         results.append(c.post("/api/deal", json={"seen": 0, "game": "tricks", "points": [4, 6, 6, 0]}).status_code)
 
@@ -159,7 +158,7 @@ def test_bodies_are_bounded(client, game):
         for _ in range(MAX_BODY // 1000 + 5):
             yield b" " * 1000
 
-    assert client.post("/api/deal", content=chunks()).status_code == 413
+    assert client.post("/api/deal", content=chunks(), headers={"content-type": "application/json"}).status_code == 413
     assert len(load_game(game).deals) == 0
 
 
@@ -178,10 +177,11 @@ def test_hostile_names_reach_the_page_only_as_json_text(tmp_path):
     path = tmp_path / "g.toml"
     names = ", ".join(json.dumps(n, ensure_ascii=False) for n in HOSTILE)
     path.write_text(game_text(players=names, deals=deal("tricks", [-4, -6, -6, 0])), encoding="utf-8")
-    c = TestClient(make_app(path, TOKEN, "ru"))
+    c = phone_client(make_app(path, TOKEN, "ru"), TOKEN)
     page = c.get(f"/?t={TOKEN}")
     static = (Path(__file__).resolve().parent.parent / "kingsheet" / "serve" / "static" / "index.html")
-    assert page.text == static.read_text(encoding="utf-8")  # the page itself carries no data: no name is in it
+    # the page itself carries no data (no name is in it), only the token its assets are asked with
+    assert page.text == static.read_text(encoding="utf-8").replace("{token}", TOKEN)
     state = c.get("/api/state")
     assert state.headers["content-type"].startswith("application/json")
     assert state.json()["players"] == HOSTILE
@@ -261,7 +261,7 @@ def test_the_live_stream_tells_every_phone_of_a_change_from_anywhere(game):
             t.start()
         _wait(lambda: all(len(s) >= 1 for s in phones))  # each hears the sheet as it is
         with httpx.Client(base_url=base, timeout=10) as c:
-            res = c.post(f"/api/deal?t={T}", json={"seen": 0, "game": "tricks", "points": [4, 6, 6, 0]})
+            res = c.post("/api/deal", headers={"x-kingsheet-token": T}, json={"seen": 0, "game": "tricks", "points": [4, 6, 6, 0]})
             assert res.status_code == 200
         _wait(lambda: all(len(s) >= 2 for s in phones))
         add_deal(game, {"game": "hearts", "points": [-4, -4, 0, -8]})  # as `kingsheet deal` does
@@ -281,19 +281,20 @@ def _wait(ok, seconds: float = 10.0) -> None:
 
 
 def test_serve_prints_the_address_with_its_token_and_a_qr_code(game, monkeypatch):
-    import uvicorn
-
     from kingsheet.serve import run as serve_run
 
     calls = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.update(kw))
+    monkeypatch.setattr(serve_run, "run_server", lambda config: calls.update(config=config))
     out: list[str] = []
     serve_run.serve(game, lan=False, port=8765, lang="en", echo=out.append, token="abc")
     text = "\n".join(out)
-    assert f"http://127.0.0.1:{calls['port']}/?t=abc" in text and calls["host"] == "127.0.0.1"
+    config = calls["config"]
+    assert f"http://127.0.0.1:{config.port}/?t=abc" in text and config.host == "127.0.0.1"
+    assert config.app.hosts == {"127.0.0.1", "localhost"}  # no other name for it is answered
     assert "█" in text and "--lan" in text
     serve_run.serve(game, lan=True, port=8765, lang="ru", echo=out.append, token="abc")
-    assert calls["host"] == "0.0.0.0"
+    config = calls["config"]
+    assert config.host == "0.0.0.0" and serve_run.lan_address() in config.app.hosts
 
 
 def test_the_qr_code_is_a_square_with_its_three_finders():
@@ -308,8 +309,7 @@ def test_the_qr_code_is_a_square_with_its_three_finders():
 def test_a_broken_game_file_is_one_sentence_on_the_page(tmp_path):
     path = tmp_path / "g.toml"
     path.write_text("format = 1\nrules = [", encoding="utf-8")
-    c = TestClient(make_app(path, TOKEN, "en"))
-    c.get(f"/?t={TOKEN}")
+    c = phone_client(make_app(path, TOKEN, "en"), TOKEN)
     state = c.get("/api/state").json()
     assert state["ok"] is False and "not valid TOML" in state["error"] and state["words"]["save"]
     res = c.get("/download/pdf")
@@ -338,8 +338,7 @@ def test_the_form_asks_for_what_the_rules_need(tmp_path, tid, game, extras):
     n = load_rules(tid).players
     names = ", ".join(f'"P{i}"' for i in range(n))
     path.write_text(game_text(rules=tid, players=names), encoding="utf-8")
-    c = TestClient(make_app(path, TOKEN, "en"))
-    c.get(f"/?t={TOKEN}")
+    c = phone_client(make_app(path, TOKEN, "en"), TOKEN)
     state = c.get("/api/state").json()
     info = next(g for g in state["games"] if g["id"] == game)
     assert info["extras"] == extras
@@ -371,6 +370,6 @@ def test_too_many_followers_are_turned_away(game):
 
     guard = make_app(game, TOKEN, "en")
     guard.table.listeners = MAX_LISTENERS
-    c = TestClient(guard)
+    c = TestClient(guard, base_url="http://127.0.0.1:8765")
     res = c.get(f"/api/events?t={TOKEN}")
     assert res.status_code == 503 and "too many phones" in res.json()["error"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -16,25 +15,18 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 pytest.importorskip("uvicorn")
 
-from serving import TOKEN, friday, running
+from serving import CHROMIUM, PHONE, TOKEN, chromium, friday, running
 
 from conftest import game_text
 from kingsheet.files.gamefile import load_game
 
-CHROMIUM = next((p for p in (os.environ.get("KINGSHEET_CHROMIUM"), shutil.which("chromium"),
-                             shutil.which("chromium-browser"), shutil.which("google-chrome")) if p), None)
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 1}
 
 
 @pytest.fixture
 def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture

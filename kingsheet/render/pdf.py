@@ -9,6 +9,7 @@ as plain strings, or through ``escape`` into a Paragraph, never as markup.
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 from collections.abc import Sequence
 from functools import partial
@@ -180,10 +181,34 @@ def blank_layout(rules: Rules, named: bool, lang: str = "ru") -> dict[int, DealB
 def blank_boxes(rules: Rules, named: bool, lang: str = "ru") -> tuple[dict[int, DealBoxes], list[DealBoxes]]:
     """Where each deal is on the printed blank, and the ИТОГО lines under them (−, +, all; each
     player's box where the table writes the player's sum; none for a game to a limit)."""
+    deals, totals, _pages = _measured_blank(rules, named, lang)
+    return deals, totals
+
+
+def blank_pages(rules: Rules, named: bool, lang: str = "ru") -> int:
+    """How many pages the printed blank has (an ordered blank's «Кто что заказал» is one of them)."""
+    return _measured_blank(rules, named, lang)[2]
+
+
+_MEASURED: dict[tuple[object, ...], tuple[dict[int, DealBoxes], list[DealBoxes], int]] = {}
+
+
+def _measured_blank(rules: Rules, named: bool, lang: str) -> tuple[dict[int, DealBoxes], list[DealBoxes], int]:
+    """The blank built once per rules, layout and language, and measured as it is drawn."""
+    key = (rules.key, named, lang)
+    if key not in _MEASURED:
+        if len(_MEASURED) >= 32:
+            _MEASURED.clear()
+        _MEASURED[key] = _measure(rules, named, lang)
+    deals, totals, pages = _MEASURED[key]
+    return dict(deals), list(totals), pages
+
+
+def _measure(rules: Rules, named: bool, lang: str) -> tuple[dict[int, DealBoxes], list[DealBoxes], int]:
     log: list[tuple[int, float, float, list[float], list[float], list[str]]] = []
     measured = type("Measured", (_Measured,), {"log": log})
     names = [f"P{i}" for i in range(1, rules.players + 1)] if named else None
-    blank_pdf(rules, names, lang, table_class=measured)
+    pdf = blank_pdf(rules, names, lang, table_class=measured)
     height = (landscape(A4) if rules.players > 4 else A4)[1]
     step = 2 if rules.limit is not None else 1
     deals: dict[int, DealBoxes] = {}
@@ -202,7 +227,8 @@ def blank_boxes(rules: Rules, named: bool, lang: str = "ru") -> tuple[dict[int, 
             deals[int(first[i])] = boxes(i)
         if numbered and rules.limit is None and int(first[numbered[-1]]) == len(rules.slots):
             totals = [boxes(i) for i in range(numbered[-1] + 1, min(numbered[-1] + 4, len(rows) - 1))]
-    return deals, totals if len(totals) == 3 else []
+    pages = int(re.findall(rb"/Count (\d+)", pdf)[-1])  # the page tree's count: the last, the root
+    return deals, totals if len(totals) == 3 else [], pages
 
 
 def _scan_marks(code: str, canvas: object, doc: BaseDocTemplate) -> None:

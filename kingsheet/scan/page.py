@@ -4,6 +4,7 @@ them. Every failure is one sentence that says what the photo lacks."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,28 +36,89 @@ class Code:
     page: int
 
 
-def parse_code(text: str) -> Code | None:
-    """``KS1/RULES/OPTION:VALUE …/PLAYERS/LAYOUT/PAGE`` (render.pdf.scan_code, then the page)."""
+MAX_PLAYERS_IN_CODE = 64
+LANGS = ("ru", "en")
+_NUMBER = re.compile(r"[0-9]{1,3}")  # plain digits, few of them (never «²», never twenty of them)
+
+
+def parse_code(text: str, where: str) -> Code | None:
+    """``KS1/RULES/OPTION:VALUE …/PLAYERS/LAYOUT/PAGE`` (render.pdf.scan_code, then the page), or
+    None when the text is not a kingsheet code at all (another QR code in the photo). A code that
+    is ours but says what no printed blank says is one sentence."""
     parts = text.lower().split("/")
-    if len(parts) != 6 or parts[0] != "ks1" or not parts[3].isdigit() or not parts[5].isdigit() or len(parts[4]) < 3:
+    if parts[0] != "ks1":
         return None
+    if len(parts) != 6 or len(parts[4]) < 3 or not (_NUMBER.fullmatch(parts[3]) and _NUMBER.fullmatch(parts[5])):
+        raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=where))
     options = dict(p.split(":", 1) for p in parts[2].split() if ":" in p)
     layout = parts[4]
-    return Code(parts[1], options, int(parts[3]), layout[0] == "n", layout[1:3], layout[3:], int(parts[5]))
+    code = Code(parts[1], options, int(parts[3]), layout[0] == "n", layout[1:3], layout[3:], int(parts[5]))
+    return checked_code(code, where)
+
+
+def checked_code(code: Code, where: str) -> Code:
+    """A code that names what a printed blank can: a bundled rule system only (a photo never makes
+    kingsheet read a file), a page from 1, a language the blanks are printed in, a real count of
+    players. Anything else is one sentence."""
+    from kingsheet.core.rules import template_ids
+
+    if code.rules not in template_ids():
+        raise Unreadable(_("{where}: the sheet's QR code names rules kingsheet does not have ({rules})").format(
+            where=where, rules=code.rules[:40]))
+    if not 1 <= code.page <= 99 or not 2 <= code.players <= MAX_PLAYERS_IN_CODE or code.lang not in LANGS:
+        raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=where))
+    return code
+
+
+def picture_size(data: bytes) -> tuple[int, int] | None:
+    """A JPEG's or PNG's width and height, from its header, before anything is decoded (a file of
+    a few hundred bytes may declare billions of pixels); None when it is neither."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] != b"\xff\xd8":
+        return None
+    k = 2
+    while k + 4 <= len(data):  # the JPEG's segments, up to its frame header
+        if data[k] != 0xFF:
+            return None
+        marker = data[k + 1]
+        if marker == 0xFF:  # padding
+            k += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:  # markers without a length
+            k += 2
+            continue
+        length = int.from_bytes(data[k + 2:k + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # a start of frame
+            if k + 9 > len(data):
+                return None
+            return int.from_bytes(data[k + 7:k + 9], "big"), int.from_bytes(data[k + 5:k + 7], "big")
+        if length < 2:
+            return None
+        k += 2 + length
+    return None
 
 
 def load(path: Path) -> np.ndarray:
     """The photo in colour (BGR), or grey when it is a grey picture; a file that is not a usable
-    picture is one sentence."""
+    picture is one sentence. Its size is read from its header and refused before it is decoded."""
     import cv2
 
     from kingsheet.files.gamefile import read_bounded
 
     data = read_bounded(path, MAX_PHOTO_BYTES, _("photo"))
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_ANYCOLOR)
+    size = picture_size(data)
+    if size is None or 0 in size:
+        raise Unreadable(_("{path}: not a picture kingsheet can open (JPEG or PNG)").format(path=path))
+    if size[0] * size[1] > MAX_PIXELS:
+        raise Unreadable(_("{path}: the picture is too large").format(path=path))
+    try:
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_ANYCOLOR)
+    except cv2.error:
+        img = None
     if img is None:
         raise Unreadable(_("{path}: not a picture kingsheet can open (JPEG or PNG)").format(path=path))
-    if img.shape[0] * img.shape[1] > MAX_PIXELS:
+    if img.shape[0] * img.shape[1] > MAX_PIXELS:  # the header lied
         raise Unreadable(_("{path}: the picture is too large").format(path=path))
     return np.asarray(img)
 
@@ -69,7 +131,7 @@ def find_code(gray: np.ndarray, where: str) -> tuple[Code, tuple[float, float]]:
     half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2), interpolation=cv2.INTER_AREA)
     for img, scale in ((half, 2.0), (gray, 1.0), (_sharpened(gray), 1.0)):  # half size first: 4 × faster
         for result in zxingcpp.read_barcodes(img):
-            code = parse_code(result.text)
+            code = parse_code(result.text, where)
             if code is not None:
                 pos = result.position
                 corners = (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)
@@ -202,6 +264,15 @@ def cell(page: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
 
 def page_size(players: int) -> tuple[float, float]:
     return (297.0, 210.0) if players > 4 else (210.0, 297.0)
+
+
+def photo_code(path: Path) -> Code:
+    """What a photo's QR code says, before anything else of it is read."""
+    import cv2
+
+    photo = load(path)
+    gray = photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    return find_code(gray, str(path))[0]
 
 
 def read_page(path: Path) -> tuple[Code, np.ndarray]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kingsheet.core.i18n import _
-from kingsheet.core.rules import Order, Rules, load_rules
+from kingsheet.core.rules import Order, Rules, RulesError, load_rules
 from kingsheet.scan.choose import (
     Reading,
     RowChoice,
@@ -24,7 +24,9 @@ from kingsheet.scan.choose import (
     signed,
     written_sign,
 )
-from kingsheet.scan.page import Code, Unreadable, cells_of, read_page
+from kingsheet.scan.page import Code, Unreadable, cells_of, photo_code, read_page
+
+MAX_PHOTOS = 8  # pages of one blank (the longest, ordered-56, has 3)
 
 
 @dataclass(frozen=True)
@@ -53,25 +55,40 @@ class SheetRead:
 
 def read_sheet(photos: Sequence[Path]) -> SheetRead:
     """Every page of one blank (in any order), read and checked row by row."""
-    from kingsheet.render.pdf import blank_boxes, ordered_games
+    from kingsheet.render.pdf import blank_boxes, blank_pages, ordered_games
     from kingsheet.scan.digits import readings
 
-    pages = [(path, *read_page(path)) for path in photos]
-    first = pages[0][1]
-    for path, code, _page in pages[1:]:
+    if not photos:
+        raise Unreadable(_("name the photos of the blank's pages"))
+    if len(photos) > MAX_PHOTOS:
+        raise Unreadable(_("{n} photos: one blank has at most {most} pages").format(n=len(photos), most=MAX_PHOTOS))
+    codes = [photo_code(path) for path in photos]  # what each photo is, before any cell is read
+    first = codes[0]
+    for path, code in zip(photos[1:], codes[1:]):
         if (code.rules, code.sheet) != (first.rules, first.sheet):
             raise Unreadable(_("{path}: a page of another blank ({rules}) than {first}").format(
-                path=path, rules=code.rules, first=pages[0][0]))
-    seen_pages = [code.page for _p, code, _pg in pages]
+                path=path, rules=code.rules, first=photos[0]))
+    seen_pages = [code.page for code in codes]
     if len(set(seen_pages)) != len(seen_pages):
         raise Unreadable(_("two photos show the same page {page}").format(
             page=next(p for p in seen_pages if seen_pages.count(p) > 1)))
-    rules = load_rules(first.rules, first.options)
+    try:
+        rules = load_rules(first.rules, first.options)
+    except RulesError as exc:
+        raise Unreadable(_("{path}: the sheet's QR code names rules that cannot be used: {why}").format(
+            path=photos[0], why=exc)) from None
+    if rules.players != first.players:
+        raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=photos[0]))
     if rules.order is Order.TO_LIMIT:
         _readable_to_limit(rules)
     fixed = rules.order in (Order.FIXED, Order.TO_LIMIT)  # the blank, not the hand, says each row's game
     games = ordered_games(rules)
     layout, total_boxes = blank_boxes(rules, first.named, first.lang)
+    pages_printed = blank_pages(rules, first.named, first.lang)
+    for path, code in zip(photos, codes):
+        if code.page > pages_printed:
+            raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=path))
+    pages = [(path, *read_page(path)) for path in photos]
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     by_page = {code.page: page for _path, code, page in pages}
     read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {}

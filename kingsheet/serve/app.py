@@ -1,9 +1,14 @@
 """The web page and its API: one game, one token, everything checked by the CLI's own verifier and
 saved by the CLI's own atomic, locked writes.
 
-Every request needs the token (the printed address carries it; the page keeps it in a cookie).
-Bodies are bounded, names and notes reach the page only as JSON text (never as markup), pages are
-sent with a content security policy, and only the game's own folder is ever touched.
+Every request needs the token: the printed address carries it, and the page sends it in a header
+(or, where a browser cannot add one, the address). There is no cookie: a cookie is not bound to a
+port, and any other server on the same host would receive it. A write must also come from the page
+itself: JSON, the token in the header, and the page's own origin (a page on another port of the
+same host is another origin, refused). The Host header must name an address the server listens on
+(no DNS rebinding). Bodies are bounded in size and time, names and notes reach the page only as JSON
+text (never as markup), pages are sent with a content security policy, and only the game's own
+folder is ever touched.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import datetime as dt
 import hmac
 import json
 import time
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Awaitable, Callable, Collection, Mapping, MutableMapping
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -30,11 +35,15 @@ from kingsheet.core.problems import InputError, Unusable, num
 
 MAX_BODY = 16 * 1024  # a deal, an edit or a new game is a few hundred bytes
 MAX_LISTENERS = 64  # phones following the sheet at once
+BODY_SECONDS = 10.0  # a request's body arrives within this, once its head has
 TICK = 0.1  # how often the live stream looks at the game file (s)
 BEAT = 15.0  # a comment on an idle stream, so that proxies and phones keep it open (s)
 STATIC = Path(__file__).resolve().parent / "static"
 ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
-COOKIE = "kingsheet"
+TOKEN_HEADER = "x-kingsheet-token"
+LOCAL_HOSTS = ("127.0.0.1", "localhost")  # the names a browser on this computer uses for it
+MAX_JSON_DEPTH = 20  # a deal is three levels deep
+MAX_RULES_REF = 120  # a bundled id or a template file's name
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",
@@ -66,58 +75,102 @@ class Table:
 
 
 class Guard:
-    """The token on every request, bounded bodies, and the security headers on every answer."""
+    """The token on every request, the page's own origin on every write, the Host header, bounded
+    bodies, and the security headers on every answer."""
 
-    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], table: Table) -> None:
+    def __init__(self, app: Callable[[Scope, Receive, Send], Awaitable[None]], table: Table,
+                 hosts: Collection[str]) -> None:
         self.app, self.table = app, table
+        self.hosts = {h.lower() for h in hosts}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         request = Request(scope)
-        given = request.query_params.get("t") or request.headers.get("x-kingsheet-token") or \
-            request.cookies.get(COOKIE) or ""
-        if not hmac.compare_digest(given.encode(), self.table.token.encode()):
-            await _plain(403, _("kingsheet: this address needs the token that `kingsheet serve` printed"))(
-                scope, receive, send)
+        refusal = self.refusal(request)
+        if refusal is not None:
+            await _plain(*refusal)(scope, receive, _secured(send))
             return
+        await self.app(scope, _bounded(receive), _secured(send))
+
+    def refusal(self, request: Request) -> tuple[int, str] | None:
+        """Why this request is turned away before it reaches the page or the API, or None."""
+        if _hostname(request.headers.get("host", "")) not in self.hosts:
+            return 421, _("kingsheet: this server is not reached under that name; open the address it printed")
+        write = request.method not in ("GET", "HEAD")
+        given = request.headers.get(TOKEN_HEADER) or ("" if write else request.query_params.get("t", ""))
+        if not hmac.compare_digest(given.encode(), self.table.token.encode()):
+            return 403, _("kingsheet: this address needs the token that `kingsheet serve` printed")
         length = request.headers.get("content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            await _plain(413, _("kingsheet: the request is too large"))(scope, receive, send)
-            return
-        from_query = request.query_params.get("t") is not None
+            return 413, _("kingsheet: the request is too large")
+        if not write:
+            if (length or "0") != "0" or "transfer-encoding" in request.headers:
+                return 400, _("kingsheet: a request to read sends no body")
+            return None
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            return 415, _("kingsheet: a change is sent as JSON")
+        origin = request.headers.get("origin")
+        if origin is not None and origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
+            return 403, _("kingsheet: a change must come from the sheet's own page")
+        if request.headers.get("sec-fetch-site", "same-origin") != "same-origin":
+            return 403, _("kingsheet: a change must come from the sheet's own page")
+        return None
 
-        async def guarded_send(message: MutableMapping[str, Any]) -> None:
-            if message["type"] == "http.response.start":
-                headers = [(k, v) for k, v in message.get("headers", []) if k.decode().lower() not in HEADERS]
-                headers += [(k.encode(), v.encode()) for k, v in HEADERS.items()]
-                if from_query:  # the page keeps the token, so later requests need not carry it
-                    headers.append((b"set-cookie", f"{COOKIE}={self.table.token}; Path=/; HttpOnly; "
-                                                   "SameSite=Strict".encode()))
-                message["headers"] = headers
-            await send(message)
 
-        await self.app(scope, _bounded(receive), guarded_send)
+def _hostname(host: str) -> str:
+    """The name in a Host header, without its port (an IPv6 address keeps its brackets)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[:host.find("]") + 1]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def _secured(send: Send) -> Send:
+    """The security headers on every answer, whatever the route set."""
+    async def inner(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            headers = [(k, v) for k, v in message.get("headers", []) if k.decode().lower() not in HEADERS]
+            headers += [(k.encode(), v.encode()) for k, v in HEADERS.items()]
+            message["headers"] = headers
+        await send(message)
+
+    return inner
 
 
 def _bounded(receive: Receive) -> Receive:
-    """A body sent without its length is cut off past MAX_BODY."""
+    """A body is cut off past MAX_BODY (one sent without its length too) and must arrive within
+    BODY_SECONDS; once it is whole, receiving waits as long as the answer takes (the live stream)."""
     seen = 0
+    whole = False
+    deadline = time.monotonic() + BODY_SECONDS
 
     async def inner() -> MutableMapping[str, Any]:
-        nonlocal seen
-        message = await receive()
+        nonlocal seen, whole
+        if whole:
+            return await receive()
+        try:
+            message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+        except TimeoutError:
+            raise _TooSlow from None
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
             if seen > MAX_BODY:
                 raise _TooLarge
+            whole = not message.get("more_body", False)
+        else:
+            whole = True
         return message
 
     return inner
 
 
 class _TooLarge(Exception):
+    pass
+
+
+class _TooSlow(Exception):
     pass
 
 
@@ -134,13 +187,38 @@ async def _body(request: Request) -> dict[str, Any]:
         raw = await request.body()
     except _TooLarge:
         raise _Answer(413, _("the request is too large")) from None
+    except _TooSlow:
+        raise _Answer(408, _("the request came too slowly")) from None
     try:
-        data = json.loads(raw.decode("utf-8") or "{}")
-    except (UnicodeDecodeError, ValueError):
+        text = raw.decode("utf-8") or "{}"
+    except UnicodeDecodeError:
+        raise _Answer(400, _("the request is not JSON")) from None
+    if _depth(text) > MAX_JSON_DEPTH:
+        raise _Answer(400, _("the request is nested too deeply"))
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
         raise _Answer(400, _("the request is not JSON")) from None
     if not isinstance(data, dict):
         raise _Answer(400, _("the request is not a JSON object"))
     return data
+
+
+def _depth(text: str) -> int:
+    """How deeply a JSON text nests, counted before parsing it (the parser recurses)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
 
 
 class _Answer(Exception):
@@ -153,8 +231,9 @@ def _json(obj: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(obj, status_code=status)
 
 
-def make_app(path: Path, token: str, lang: str) -> Any:
-    """The ASGI application for one game: the page, its API and the live stream, behind the guard."""
+def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_HOSTS) -> Any:
+    """The ASGI application for one game: the page, its API and the live stream, behind the guard.
+    ``hosts`` are the names the server is reached under (with --lan, the computer's address too)."""
     table = Table(path, token, lang)
 
     def endpoint(work: Callable[[Request, Table, str], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
@@ -183,13 +262,16 @@ def make_app(path: Path, token: str, lang: str) -> Any:
     ]
     app = Starlette(routes=routes)
     app.state.table = table
-    return Guard(app, table)
+    return Guard(app, table, hosts)
 
 
 # ---- the page ---------------------------------------------------------------------------------
 
 async def page(request: Request, table: Table, lang: str) -> Response:
+    from urllib.parse import quote
+
     html = (STATIC / "index.html").read_text(encoding="utf-8").replace('lang="ru"', f'lang="{lang}"')
+    html = html.replace("{token}", quote(table.token, safe=""))  # the assets ask with the page's token
     return Response(html, media_type="text/html; charset=utf-8")
 
 
@@ -322,26 +404,37 @@ async def events(request: Request, table: Table, lang: str) -> Response:
     phone, or by `kingsheet deal` in a terminal). The page reloads the state then."""
     if table.listeners >= MAX_LISTENERS:
         raise _Answer(503, _("too many phones are following this game"))
+    table.listeners += 1  # counted as the request is admitted: a burst cannot pass the limit
 
     async def stream() -> Any:
-        table.listeners += 1
-        try:
-            last = None
-            beat = time.monotonic()
-            yield "retry: 1000\n\n"
-            while not await request.is_disconnected():
-                now = table.version()
-                if now != last:
-                    last, beat = now, time.monotonic()
-                    yield f"event: change\ndata: {json.dumps(now)}\n\n"
-                elif time.monotonic() - beat > BEAT:
-                    beat = time.monotonic()
-                    yield ": still here\n\n"
-                await asyncio.sleep(TICK)
-        finally:
-            table.listeners -= 1
+        last = None
+        beat = time.monotonic()
+        yield "retry: 1000\n\n"
+        while not await request.is_disconnected():
+            now = table.version()
+            if now != last:
+                last, beat = now, time.monotonic()
+                yield f"event: change\ndata: {json.dumps(now)}\n\n"
+            elif time.monotonic() - beat > BEAT:
+                beat = time.monotonic()
+                yield ": still here\n\n"
+            await asyncio.sleep(TICK)
 
-    return StreamingResponse(stream(), media_type="text/event-stream", headers={"x-accel-buffering": "no"})
+    return _Followed(table, stream(), media_type="text/event-stream", headers={"x-accel-buffering": "no"})
+
+
+class _Followed(StreamingResponse):
+    """The live stream, which gives its place back however it ends (even if it never started)."""
+
+    def __init__(self, table: Table, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.table = table
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.table.listeners -= 1
 
 
 async def money(request: Request, table: Table, lang: str) -> Response:
@@ -551,8 +644,9 @@ async def post_new(request: Request, table: Table, lang: str) -> Response:
         if empty:
             raise _Answer(400, _("player {n} has no name").format(n=empty[0]))
         stake = str(body.get("stake") or "").strip().replace(",", ".") or None
+        rules = _rules_ref(body.get("rules"), table.folder)
         path = _fresh_name(table.folder)
-        create_game(path, str(body.get("rules") or ""), names, None, None, stake)
+        create_game(path, rules, names, None, None, stake)
         table.path = path
         return _("new game: {file}").format(file=path.name)
 
@@ -562,6 +656,21 @@ async def post_new(request: Request, table: Table, lang: str) -> Response:
         return await _write(table, lang, work)
     except RulesError as exc:
         raise _Answer(400, str(exc)) from None
+
+
+def _rules_ref(given: Any, folder: Path) -> str:
+    """What a phone may name as the rules of a new game: a bundled rule system, or a template file
+    lying in the game's own folder, by its name. Nothing else on the computer is read."""
+    from kingsheet.core.rules import template_ids
+
+    ref = given if isinstance(given, str) else ""
+    if ref in template_ids():
+        return ref
+    plain = 0 < len(ref) <= MAX_RULES_REF and ref.endswith(".toml") and Path(ref).name == ref and \
+        not ref.startswith(".") and "\\" not in ref
+    if plain and (folder / ref).is_file() and (folder / ref).resolve().parent == folder:
+        return str(folder / ref)
+    raise _Answer(400, _("the rules must be a bundled rule system or a template file in the game's folder"))
 
 
 def _fresh_name(folder: Path) -> Path:

@@ -10,6 +10,10 @@ let mode = "points";     // or "taken" (what each took, for games that count sev
 let editing = null;      // the number of the deal being corrected, or null for the next deal
 let formFor = null;      // the deal number the form was filled for: another phone may take it
 let source = null;       // the live stream
+// The token came in the printed address; it goes out in a header, never in a cookie (a cookie
+// reaches every port of the host). Only the stream and the downloads, which cannot add a header,
+// carry it in the address.
+const TOKEN = new URLSearchParams(location.search).get("t") || "";
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -22,11 +26,13 @@ function fill(template, values) {
 }
 function W(key) { return (S && S.words && S.words[key]) || key; }
 function url(path) { return path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang); }
+function tokenUrl(path) { return url(path) + "&t=" + encodeURIComponent(TOKEN); }
 
 async function api(path, body) {
-  const opts = body === undefined ? {} : {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)};
-  opts.credentials = "same-origin";
+  const headers = {"X-Kingsheet-Token": TOKEN};
+  const opts = body === undefined ? {headers} : {
+    method: "POST", headers: {...headers, "Content-Type": "application/json"}, body: JSON.stringify(body)};
+  opts.credentials = "omit";
   let res;
   try {
     res = await fetch(url(path), opts);
@@ -70,8 +76,8 @@ function render() {
   $("lang").setAttribute("aria-label", W("language"));
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("on", b.dataset.view === view);
   for (const v of ["sheet", "money", "new"]) $("view-" + v).hidden = v !== view;
-  $("pdf").href = url("/download/pdf");
-  $("xlsx").href = url("/download/xlsx");
+  $("pdf").href = tokenUrl("/download/pdf");
+  $("xlsx").href = tokenUrl("/download/xlsx");
   $("undo").textContent = W("undo");
   if (!S.ok) {
     $("title").textContent = "kingsheet";
@@ -368,7 +374,7 @@ function show(v) {
 
 function listen() {
   if (source) source.close();
-  source = new EventSource("/api/events");
+  source = new EventSource(tokenUrl("/api/events"));
   source.addEventListener("change", () => load());
   source.onopen = () => { $("offline").hidden = true; };
   source.onerror = () => { $("offline").hidden = false; $("offline").textContent = W("offline"); };
