@@ -59,3 +59,39 @@ def free_order_template(folder: Path) -> Path:
     path.write_text(house.replace('id = "ordered-56"', 'id = "free-56"') + '\n[turn]\norders = "free"\n',
                     encoding="utf-8")
     return path
+
+
+# ---- in CI, a suite never skips itself for want of a dependency -------------------------------------
+
+#: Words of a skip that means something the tests need is missing (a package, a program, a font).
+#: Elsewhere such a skip lets a developer run what they can; in CI (CI=true), where .ci/run installs
+#: everything, it fails the run, so that a suite can never silently not run.
+MISSING = ("could not import", "not installed", "no chromium", "is needed", "needs pdftoppm", "fonts-humor-sans")
+
+
+def _missing_dependency(report: pytest.CollectReport | pytest.TestReport) -> str | None:
+    if not os.environ.get("CI") or not report.skipped:
+        return None
+    longrepr = report.longrepr
+    reason = str(longrepr[2] if isinstance(longrepr, tuple) else longrepr)
+    return reason if any(word in reason.lower() for word in MISSING) else None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    outcome = yield
+    report = outcome.get_result()
+    reason = _missing_dependency(report)
+    if reason:
+        report.outcome = "failed"
+        report.longrepr = f"CI: skipped for a missing dependency: {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector):  # type: ignore[no-untyped-def]
+    outcome = yield
+    report = outcome.get_result()
+    reason = _missing_dependency(report)
+    if reason:
+        report.outcome = "failed"
+        report.longrepr = f"CI: {collector.nodeid} skipped for a missing dependency: {reason}"

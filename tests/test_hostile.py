@@ -87,6 +87,42 @@ def test_the_current_game_on_a_device_and_a_fifo(tmp_path):
     one_sentence(kingsheet("check", str(game), timeout=10), "not a regular file")
 
 
+def test_the_record_of_the_current_game_is_read_as_every_file_is(tmp_path):
+    """The state folder's `current` made a link to /dev/zero, a FIFO, a huge file, or garbage."""
+    state = tmp_path / "state"
+    state.mkdir()
+    pointer = state / "current"
+    env = {"KINGSHEET_STATE_DIR": str(state)}
+    pointer.symlink_to("/dev/zero")
+    one_sentence(kingsheet("show", env=env, timeout=10), "not a regular file")
+    pointer.unlink()
+    os.mkfifo(pointer)
+    one_sentence(kingsheet("show", env=env, timeout=10), "not a regular file")
+    pointer.unlink()
+    with pointer.open("wb") as fh:  # sparse: 1 GiB that costs nothing
+        fh.truncate(1 << 30)
+    one_sentence(kingsheet("show", env=env, timeout=10), "too large")
+    pointer.write_bytes(b"/tmp/\x1b]0;PWNED\x07game.toml")
+    one_sentence(kingsheet("show", env=env, timeout=10), "not a record of the current game")
+    assert max(PEAKS[-4:]) < MEMORY_MB
+
+
+def test_a_templates_words_reach_no_terminal_as_escapes(tmp_path):
+    import tomlkit
+
+    house = (ROOT / "templates" / "blank-4.toml").read_text(encoding="utf-8")
+    for field, value in [("name", "N\x1b]0;PWNED\x07"), ("source", "S\x1b[2J"), ("notes", ["a\u202eb"])]:
+        doc = tomlkit.parse(house)
+        doc[field] = value
+        bad = tmp_path / f"{field}.toml"
+        bad.write_text(tomlkit.dumps(doc), encoding="utf-8")
+        game = tmp_path / f"g-{field}.toml"
+        game.write_text(game_text(rules=bad.name), encoding="utf-8")
+        for res in (kingsheet("rules", str(bad)), kingsheet("show", str(game)), kingsheet("check", str(game))):
+            one_sentence(res, "control character")
+            assert "\x1b" not in res.stdout + res.stderr and "\x07" not in res.stdout + res.stderr
+
+
 def test_undo_on_dev_null_makes_no_lock_file():
     res = kingsheet("undo", "/dev/null", timeout=10)
     one_sentence(res, "not a regular file")
@@ -121,7 +157,7 @@ def test_a_game_far_longer_than_its_rules_is_refused(tmp_path):
     game.write_text(game_text(deals=deals), encoding="utf-8")
     for args in (("check", str(game)), ("deal", str(game), "tricks", "-4", "-4", "-4", "-4"),
                  ("export", str(game), "-o", str(tmp_path / "x.xlsx")), ("export", str(game), "-o", str(tmp_path / "x.pdf"))):
-        one_sentence(kingsheet(*args, timeout=30), "deals, far more than blank-4 has")
+        one_sentence(kingsheet(*args, timeout=30), "5000 deals, ")
     assert not (tmp_path / "x.xlsx").exists() and not (tmp_path / "x.pdf").exists()
     csv = tmp_path / "long.csv"
     csv.write_text("game,Аня,Боря,Вася,Галя\n" + "tricks,-4,-4,-4,-4\n" * (100_000 if BIG else 5_000), encoding="utf-8")

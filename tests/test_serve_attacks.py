@@ -181,7 +181,7 @@ def test_deeply_nested_json_is_one_sentence(played):
 
 def test_chunked_late_and_bodied_reads_are_refused_by_a_real_server(played, monkeypatch):
     monkeypatch.setattr("kingsheet.serve.app.BODY_SECONDS", 1.0)
-    with running(played) as base:
+    with running(played, lang="en") as base:
         head = f"GET /api/events?t={TOKEN} HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
         out = _raw(base, head.encode() + b"4000\r\n" + b"x" * 0x4000 + b"\r\n0\r\n\r\n")
         assert out.startswith(b"HTTP/1.1 400") and b"sends no body" in out

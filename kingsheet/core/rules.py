@@ -18,7 +18,7 @@ from typing import Any
 
 from kingsheet.core.i18n import _, language
 from kingsheet.core.problems import num as num_text
-from kingsheet.core.problems import one_line
+from kingsheet.core.problems import hidden, one_line
 from kingsheet.core.tomltext import TomlProblem, parse
 from kingsheet.core.vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
 
@@ -314,7 +314,31 @@ def read_template(text: str, path: Path | None = None) -> Template:
     unknown = sorted(set(raw) - TEMPLATE_KEYS)
     if unknown:
         raise RulesError(_("{where}: unknown key {unknown}").format(where=where, unknown=', '.join(unknown)))
+    _check_texts(raw, where, "")
     return template_from_raw(raw, where, path)
+
+
+#: A template's words reach the terminal, the sheets and the phones: the text rule of game files
+#: (no control or direction character anywhere, keys included) and a bound on each string.
+TEMPLATE_TEXT = 1000
+
+
+def _check_texts(value: Any, where: str, key: str) -> None:
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_texts(k, where, key)
+            _check_texts(v, where, f"{key}.{k}" if key else str(k))
+    elif isinstance(value, list):
+        for v in value:
+            _check_texts(v, where, key)
+    elif isinstance(value, str):
+        bad = next((ch for ch in value if hidden(ch)), None)
+        if bad is not None:
+            raise RulesError(_("{where}: {key} '{value}' has a control character (U+{bad:04X})").format(
+                where=where, key=key or _("a key"), value=one_line(value, 40), bad=ord(bad)))
+        if len(value) > TEMPLATE_TEXT:
+            raise RulesError(_("{where}: {key} is {value} characters long; at most {limit}").format(
+                where=where, key=key or _("a key"), value=len(value), limit=TEMPLATE_TEXT))
 
 
 def template_from_raw(raw: dict[str, Any], where: str, path: Path | None = None) -> Template:

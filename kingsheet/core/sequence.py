@@ -46,12 +46,19 @@ def align(slots: Sequence[str], played: Sequence[str | None], match_cost: Callab
     simply not finished.
     """
     n, m = len(played), len(slots)
+    if n <= m and list(played) == list(slots[:n]):
+        # every row where it belongs: no mistake at all, and no other alignment is without one
+        return [Step("match", k, k) for k in range(n)]
+    # The best alignment has no more mistakes than rows and slots paired in order (each pair that
+    # differs a wrong game, the rows past the slots extra), and each step off the diagonal is a
+    # mistake: so it lies within that many columns of the diagonal. Only that band is searched.
+    band = sum(a != b for a, b in zip(played, slots)) + max(0, n - m)
     inf = (10**9, 10**9)
     cost = [[inf] * (m + 1) for _ in range(n + 1)]
     back: list[list[tuple[str, int, int] | None]] = [[None] * (m + 1) for _ in range(n + 1)]
     cost[0][0] = (0, 0)
     for i in range(n + 1):
-        for j in range(m + 1):
+        for j in range(max(0, i - band), min(m, i + band) + 1):
             here = cost[i][j]
             if i == 0 and j == 0:
                 continue
@@ -184,7 +191,7 @@ def _fixed_order(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
     # a whole stage written before another: align with the stages reordered, one mistake more
     halves = [st for st in rules.stages if st]
     best_perm: tuple[int, ...] | None = None
-    if len(halves) > 1:
+    if len(halves) > 1 and mistakes_of(steps) > 1:  # a reordering costs one mistake: it must save two
         mistakes = mistakes_of(steps)
         for perm in itertools.permutations(range(len(halves))):
             if list(perm) == sorted(perm):

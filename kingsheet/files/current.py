@@ -6,8 +6,10 @@ import os
 from pathlib import Path
 
 from kingsheet.core.i18n import _
-from kingsheet.core.problems import InputError, StorageError
+from kingsheet.core.problems import InputError, StorageError, hidden
 from kingsheet.files.storage import atomic_write
+
+MAX_POINTER_BYTES = 4096  # a path
 
 
 def state_dir() -> Path:
@@ -37,7 +39,18 @@ def current_game() -> Path:
     env = os.environ.get("KINGSHEET_FILE")
     if env:
         return Path(env)
+    from kingsheet.files.gamefile import read_bounded
+
+    pointer = state_dir() / "current"
+    if not os.path.lexists(pointer):
+        raise InputError(_("no current game: give the game file, or start one with 'kingsheet new'"))
+    # read as every other file is: a regular file only, and only as much as a path can be
+    data = read_bounded(pointer, MAX_POINTER_BYTES, _("record of the current game"))
     try:
-        return Path((state_dir() / "current").read_text(encoding="utf-8").strip())
-    except OSError:
-        raise InputError(_("no current game: give the game file, or start one with 'kingsheet new'")) from None
+        text = data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        text = ""
+    if not text or any(hidden(ch) for ch in text):
+        raise InputError(_("{path}: not a record of the current game; start one with 'kingsheet new'").format(
+            path=pointer))
+    return Path(text)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import tomlkit
@@ -95,6 +96,12 @@ def append_deal(text: str, fields: Mapping[str, Any]) -> str:
 def append_deals(text: str, many: Sequence[Mapping[str, Any]]) -> str:
     if text.strip() and not text.endswith("\n\n"):
         text = text.rstrip("\n") + "\n\n"  # a blank line before the new [[deals]], as people write it
+    # the new tables written after the text as it is: the rest of a long file is never re-parsed by
+    # tomlkit (1 s a MiB), and the result must read as the old file with the deals added
+    added = _tables(many)
+    fast = text + added
+    if _reads_as(fast, text, lambda raw: raw.setdefault("deals", []).extend(_read(added)["deals"])):
+        return fast
     doc = _parse(text)
     deals = _deals(doc)
     for fields in many:
@@ -102,7 +109,65 @@ def append_deals(text: str, many: Sequence[Mapping[str, Any]]) -> str:
     return tomlkit.dumps(doc)
 
 
+def _tables(many: Sequence[Mapping[str, Any]]) -> str:
+    doc = tomlkit.document()
+    deals = tomlkit.aot()
+    for fields in many:
+        deals.append(deal_table(fields))
+    doc.append("deals", deals)
+    return tomlkit.dumps(doc)
+
+
+def _read(text: str) -> dict[str, Any]:
+    import tomllib
+
+    return tomllib.loads(text)
+
+
+def _reads_as(new: str, old: str, change: Callable[[dict[str, Any]], object]) -> bool:
+    """Whether ``new`` reads as ``old`` with ``change`` made (tomllib: fast and strict). A quick
+    edit of the text is kept only then; otherwise tomlkit edits the whole document."""
+    import tomllib
+
+    try:
+        want = tomllib.loads(old)
+        change(want)
+        return tomllib.loads(new) == want
+    except (tomllib.TOMLDecodeError, RecursionError, KeyError, IndexError, TypeError, AttributeError):
+        return False
+
+
+_DEALS_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*deals[ \t]*\]\][ \t]*(?:#[^\n]*)?$", re.M)
+_ANY_HEADER = re.compile(r"^[ \t]*\[", re.M)
+
+
+def _deal_spans(text: str) -> list[tuple[int, int]]:
+    """Where each ``[[deals]]`` table seems to stand in the text (from its header to the next
+    table's header): a guess, which _reads_as checks."""
+    spans = []
+    for m in _DEALS_HEADER.finditer(text):
+        nxt = _ANY_HEADER.search(text, m.end())
+        spans.append((m.start(), nxt.start() if nxt else len(text)))
+    return spans
+
+
 def replace_deal(text: str, number: int, fields: Mapping[str, Any]) -> str:
+    spans = _deal_spans(text)
+    if 1 <= number <= len(spans):  # tomlkit on that deal's table alone, spliced back
+        start, end = spans[number - 1]
+        with contextlib.suppress(InputError):
+            table = _replaced(text[start:end], 1, fields)
+            fast = text[:start] + table + text[end:]
+
+            def change(raw: dict[str, Any]) -> None:
+                raw["deals"][number - 1] = _read(table)["deals"][0]
+
+            if _reads_as(fast, text, change):
+                return fast
+    return _replaced(text, number, fields)
+
+
+def _replaced(text: str, number: int, fields: Mapping[str, Any]) -> str:
     doc = _parse(text)
     deals = _deals(doc)
     if not 1 <= number <= len(deals):
@@ -122,6 +187,21 @@ def replace_deal(text: str, number: int, fields: Mapping[str, Any]) -> str:
 
 
 def remove_last(text: str) -> tuple[str, int]:
+    spans = _deal_spans(text)
+    if spans:  # the last deal's table cut off the text, if that reads as the file without it
+        start, end = spans[-1]
+        fast = text[:start].rstrip("\n") + "\n" + text[end:]
+
+        counted: list[int] = []
+
+        def change(raw: dict[str, Any]) -> None:
+            counted.append(len(raw["deals"]))
+            raw["deals"].pop()
+            if not raw["deals"]:
+                del raw["deals"]
+
+        if _reads_as(fast, text, change):
+            return fast, counted[0]
     doc = _parse(text)
     deals = _deals(doc)
     if not len(deals):

@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
+import re
 import stat
 from pathlib import Path
 
-from kingsheet.core.game import GameFile, build_game
+from kingsheet.core.game import DEAL_MARGIN, GameFile, build_game
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
+from kingsheet.core.rules import MAX_DEALS
 from kingsheet.core.tomltext import TomlProblem, parse
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
 
+#: No rules have more deals than this, and a file is read to at most twice its rules' deals.
+MOST_DEALS = DEAL_MARGIN * MAX_DEALS + 8
+_DEAL_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*deals[ \t]*\]\]", re.M)
+
+
 def read_game(text: str, path: Path | None = None, base_dir: Path | None = None) -> GameFile:
     where = str(path) if path else "game"
+    # counted before parsing: a file of tens of thousands of deals is refused at once
+    headers = sum(1 for _m in _DEAL_HEADER.finditer(text))
+    if headers > MOST_DEALS:
+        raise InputError(_("{where}: {deals} deals, more than any rules have; at most {most} are read").format(
+            where=where, deals=headers, most=MOST_DEALS))
     try:
         raw = parse(text)
     except TomlProblem as exc:

@@ -88,7 +88,8 @@ class Guard:
             await self.app(scope, receive, send)
             return
         request = Request(scope)
-        refusal = self.refusal(request)
+        with i18n.speaking(_lang(request, self.table)):  # in the page's language, as every answer
+            refusal = self.refusal(request)
         if refusal is not None:
             await _plain(*refusal)(scope, receive, _secured(send))
             return
@@ -239,10 +240,11 @@ def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_H
     def endpoint(work: Callable[[Request, Table, str], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def handle(request: Request) -> Response:
             lang = _lang(request, table)
-            try:
-                return await work(request, table, lang)
-            except _Answer as exc:
-                return _json({"ok": False, "error": exc.message, **exc.extra}, exc.status)
+            with i18n.speaking(lang):  # every answer in the page's language, errors too
+                try:
+                    return await work(request, table, lang)
+                except _Answer as exc:
+                    return _json({"ok": False, "error": exc.message, **exc.extra}, exc.status)
 
         return handle
 
