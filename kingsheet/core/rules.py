@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.core.i18n import _, language
-from kingsheet.core.problems import num as num_text
 from kingsheet.core.problems import hidden, one_line
+from kingsheet.core.problems import num as num_text
 from kingsheet.core.tomltext import TomlProblem, parse
 from kingsheet.core.vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
 
