@@ -452,3 +452,48 @@ def test_many_photos_are_refused_before_any_is_read(tmp_path):
     one_sentence(_scan(*photos), "60 photos", "at most 8 pages")
     # two photos of one page are found from their codes alone, before any cell is cut
     one_sentence(_scan(*photos[:3]), "two photos show the same page 1")
+
+
+# ---- big but legal ----------------------------------------------------------------------------------
+
+def test_a_game_padded_with_megabytes_of_comments_takes_a_deal_edit_and_undo(tmp_path):
+    game = tmp_path / "pad.toml"
+    pad = ("# " + "x" * 78 + "\n") * (int(3.9 * 1024 * 1024) // 81)
+    game.write_text(game_text(deals=pad + "".join(
+        f'\n[[deals]]\ngame = "{g}"\npoints = {p}\n' for g, p in [("tricks", [-4, -6, -6, 0]), ("hearts", [-4, -4, 0, -8])])),
+        encoding="utf-8")
+    before = len(PEAKS)
+    for args in (("deal", str(game), "boys", "0", "-4", "0", "-12"), ("edit", str(game), "1", "-4", "-4", "-8", "0"),
+                 ("undo", str(game)), ("check", str(game))):
+        assert kingsheet(*args, timeout=30).returncode == 0, args
+    assert max(PEAKS[before:]) < MEMORY_MB
+    text = game.read_text(encoding="utf-8")
+    assert pad in text and text.count("[[deals]]") == 2 and "points = [-4, -4, -8, 0]" in text
+
+
+def test_a_thousand_deal_eight_player_template_checks_and_prints_in_bounded_memory(tmp_path):
+    import random
+
+    from kingsheet.core.rules import load_rules
+    from kingsheet.core.simulate import play_game
+
+    template = (tmp_path / "e8.toml")
+    template.write_text('format = 1\nid = "e8"\nname = "E8"\nplayers = 8\norder = "fixed"\n\n[deck]\nranks = '
+                        '["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]\nremove = []\ntalon = 4\n'
+                        'last_tricks = 2\n\n[units]\ntricks = 2\nhearts = 2\ngirls = 4\nking = 16\nlast = 8\nboys = 4\n\n'
+                        '[[stages]]\ndeals = ["tricks*200", "hearts*200", "eralash*400", "king*200"]\n', encoding="utf-8")
+    rules = load_rules(str(template))
+    played = [p for p, _dealer in play_game(rules, random.Random(3))]
+    rows = [f'\n[[deals]]\ngame = "{p.game}"\npoints = {list(p.points)}\n' for p in played]
+    del rows[150]  # a deal left out, and one written twice: the sequence check has work to do
+    rows.insert(700, rows[699])
+    names = ", ".join(f'"P{k}"' for k in range(1, 9))
+    game = tmp_path / "g.toml"
+    game.write_text(game_text(rules="e8.toml", players=names, deals="".join(rows)), encoding="utf-8")
+    before = len(PEAKS)
+    res = kingsheet("check", str(game), timeout=60)
+    said = res.stdout + res.stderr
+    assert res.returncode == 1 and "is missing" in said and "copy of deal 700" in said, said[-800:]
+    assert kingsheet("export", str(game), "-o", str(tmp_path / "g.pdf"), "--force", timeout=60).returncode in (0, 1)
+    assert (tmp_path / "g.pdf").stat().st_size > 0
+    assert max(PEAKS[before:]) < MEMORY_MB
