@@ -372,4 +372,27 @@ def test_too_many_followers_are_turned_away(game):
     guard.table.listeners = MAX_LISTENERS
     c = TestClient(guard, base_url="http://127.0.0.1:8765")
     res = c.get(f"/api/events?t={TOKEN}")
-    assert res.status_code == 503 and "too many phones" in res.json()["error"]
+    assert res.status_code == 503 and "64 phones already follow this game" in res.json()["error"]
+    room = c.get(f"/api/room?t={TOKEN}").json()  # what the page asks when its stream is turned away
+    assert room["ok"] is False and room["error"] == res.json()["error"]
+    guard.table.listeners = 3
+    assert c.get(f"/api/room?t={TOKEN}").json() == {"ok": True}
+
+
+def test_the_state_kept_between_deals_follows_the_file_and_its_template(tmp_path):
+    """The state is built once per version of the game file, and again when either the file or the
+    house template it names changes (an edit by hand, a deal from the terminal)."""
+    house = (Path(__file__).resolve().parent.parent / "templates" / "blank-4.toml").read_text(encoding="utf-8")
+    (tmp_path / "house.toml").write_text(house.replace('en = "King for four (the blank)"', 'en = "Our King"'),
+                                         encoding="utf-8")
+    path = tmp_path / "g.toml"
+    path.write_text(game_text(rules="house.toml"), encoding="utf-8")
+    c = phone_client(make_app(path, TOKEN, "en"), TOKEN)
+    first = c.get("/api/state").json()
+    assert first["title"] == "Our King" and c.get("/api/state").json() == first and "_template" not in first
+    add_deal(path, {"game": "tricks", "points": [-4, -6, -6, 0]})  # as `kingsheet deal` does
+    assert c.get("/api/state").json()["deals"] == 1
+    (tmp_path / "house.toml").write_text(house.replace('en = "King for four (the blank)"', 'en = "Our King, v2"'),
+                                         encoding="utf-8")
+    assert c.get("/api/state").json()["title"] == "Our King, v2"
+    assert c.get("/api/money").json()["pairwise"]["rows"][0][0] == "Аня"

@@ -167,3 +167,17 @@ def test_a_phone_that_slept_catches_up(browser, game):
         page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
         wait_for(lambda: cells_of(page, 1) == ["−4", "−6", "−6", "0"])
     assert errors == []
+
+
+def test_a_phone_past_the_limit_is_told_why_it_does_not_follow(browser, game, monkeypatch):
+    monkeypatch.setattr("kingsheet.serve.app.MAX_LISTENERS", 1)
+    errors: list[str] = []
+    with running(game, lang="en") as base:
+        first = phone(browser, base, errors)
+        first.wait_for_function("document.getElementById('offline').hidden")
+        second = phone(browser, base, errors)
+        second.wait_for_function("document.getElementById('offline').textContent.includes('already follows')")
+        said = second.locator("#offline").inner_text()
+        assert said.startswith("1 phone already follows this game") and second.locator("#offline").is_visible()
+        assert first.locator("#offline").is_hidden()
+    assert not errors

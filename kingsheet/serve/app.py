@@ -14,6 +14,7 @@ folder is ever touched.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import hmac
 import json
@@ -30,7 +31,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from kingsheet.core import i18n
-from kingsheet.core.i18n import _
+from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import InputError, Unusable, num
 
 MAX_BODY = 16 * 1024  # a deal, an edit or a new game is a few hundred bytes
@@ -64,6 +65,30 @@ class Table:
         self.token = token
         self.lang = lang
         self.listeners = 0
+        self.wake = asyncio.Event()  # set (and replaced) when a write through this server is saved
+        self._answers: dict[tuple[str, str], tuple[str, bytes, str | None]] = {}
+
+    def changed(self) -> None:
+        """Tell every live stream at once (a change from a terminal is found by the stream's look)."""
+        old, self.wake = self.wake, asyncio.Event()
+        old.set()
+
+    def remembered(self, what: str, lang: str) -> bytes | None:
+        """An answer built from the game file as it is now, if one was kept (see keep)."""
+        kept = self._answers.get((what, lang))
+        if kept is not None and kept[0] == self.version() + _template_stamp(kept[2]):
+            return kept[1]
+        return None
+
+    def keep(self, what: str, lang: str, version: str, answer: dict[str, Any]) -> bytes:
+        """An answer kept, as the bytes sent, until the game file (or its template) changes: every
+        phone asks for the state after each deal, and the same file gives the same state."""
+        template = answer.pop("_template", None)
+        body = JSONResponse(answer).body
+        if len(self._answers) > 16:
+            self._answers.clear()
+        self._answers[(what, lang)] = (version + _template_stamp(template), bytes(body), template)
+        return bytes(body)
 
     def version(self) -> str:
         """Changes whenever the game file does (an atomic save replaces the file)."""
@@ -72,6 +97,17 @@ class Table:
         except OSError:
             return f"{self.path.name}:none"
         return f"{self.path.name}:{st.st_ino}:{st.st_mtime_ns}:{st.st_size}"
+
+
+def _template_stamp(path: str | None) -> str:
+    """The state of the template file an answer was built with (a house template may be edited)."""
+    if not path:
+        return ""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return ":gone"
+    return f":{st.st_mtime_ns}:{st.st_size}"
 
 
 class Guard:
@@ -254,6 +290,7 @@ def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_H
         Route("/favicon.ico", endpoint(no_icon)),
         Route("/api/state", endpoint(state)),
         Route("/api/events", endpoint(events)),
+        Route("/api/room", endpoint(room)),
         Route("/api/deal", endpoint(post_deal), methods=["POST"]),
         Route("/api/edit", endpoint(post_edit), methods=["POST"]),
         Route("/api/undo", endpoint(post_undo), methods=["POST"]),
@@ -301,7 +338,20 @@ async def _threaded(lang: str, work: Callable[[], Any]) -> Any:
 
 
 async def state(request: Request, table: Table, lang: str) -> Response:
-    return _json(await _threaded(lang, lambda: sheet_state(table, lang)))
+    return await _remembered(table, "state", lang, sheet_state)
+
+
+async def _remembered(table: Table, what: str, lang: str, build: Callable[[Table, str], dict[str, Any]]) -> Response:
+    """An answer from the game file: the kept one while the file is as it was (no thread, no
+    reading), else built afresh in a thread and kept."""
+    body = table.remembered(what, lang)
+    if body is None:
+        def work() -> bytes:
+            version = table.version()  # before reading: a change meanwhile is built again next time
+            return table.keep(what, lang, version, build(table, lang))
+
+        body = await _threaded(lang, work)
+    return Response(body, media_type="application/json")
 
 
 def sheet_state(table: Table, lang: str) -> dict[str, Any]:
@@ -336,6 +386,7 @@ def sheet_state(table: Table, lang: str) -> dict[str, Any]:
     k = len(game.deals) + 1
     nxt = None if report.complete else next_game(game, report)
     return {
+        "_template": str(rules.template.path) if rules.template.path else None,
         "ok": True, "version": version, "lang": lang, "file": table.path.name, "rules": rules.id,
         "title": game.title or rules.template.name.get(lang, rules.id),
         "players": list(game.players), "rows": rows, "totals": totals, "deals": len(game.deals),
@@ -401,11 +452,27 @@ def words(lang: str) -> dict[str, str]:
     return out
 
 
+def _full() -> str:
+    return ngettext("{most} phone already follows this game, the most one server lets in; this phone shows "
+                    "the sheet when it is opened again or another phone closes it",
+                    "{most} phones already follow this game, the most one server lets in; this phone shows "
+                    "the sheet when it is opened again or another phone closes it", MAX_LISTENERS).format(
+        most=MAX_LISTENERS)
+
+
+async def room(request: Request, table: Table, lang: str) -> Response:
+    """Whether another phone may follow the game: a browser's live stream cannot read why it was
+    turned away, so the page asks here and shows the sentence."""
+    if table.listeners >= MAX_LISTENERS:
+        return _json({"ok": False, "error": _full()})
+    return _json({"ok": True})
+
+
 async def events(request: Request, table: Table, lang: str) -> Response:
     """Server-sent events: one `change` each time the game file changes (a save here, on another
     phone, or by `kingsheet deal` in a terminal). The page reloads the state then."""
     if table.listeners >= MAX_LISTENERS:
-        raise _Answer(503, _("too many phones are following this game"))
+        raise _Answer(503, _full())
     table.listeners += 1  # counted as the request is admitted: a burst cannot pass the limit
 
     async def stream() -> Any:
@@ -420,7 +487,8 @@ async def events(request: Request, table: Table, lang: str) -> Response:
             elif time.monotonic() - beat > BEAT:
                 beat = time.monotonic()
                 yield ": still here\n\n"
-            await asyncio.sleep(TICK)
+            with contextlib.suppress(TimeoutError):  # a write here wakes it at once; a terminal's is looked for
+                await asyncio.wait_for(table.wake.wait(), TICK)
 
     return _Followed(table, stream(), media_type="text/event-stream", headers={"x-accel-buffering": "no"})
 
@@ -440,7 +508,7 @@ class _Followed(StreamingResponse):
 
 
 async def money(request: Request, table: Table, lang: str) -> Response:
-    return _json(await _threaded(lang, lambda: money_state(table, lang)))
+    return await _remembered(table, "money", lang, money_state)
 
 
 def money_state(table: Table, lang: str) -> dict[str, Any]:
@@ -456,7 +524,9 @@ def money_state(table: Table, lang: str) -> dict[str, Any]:
     stake = base.stake if base else Decimal(1)
     currency = base.currency if base else "RUB"
     totals = {p: t.total for p, t in report.totals.items()}
-    out: dict[str, Any] = {"final": report.complete and report.ok, "ok": True}
+    template = report.game.rules.template.path
+    out: dict[str, Any] = {"final": report.complete and report.ok, "ok": True,
+                           "_template": str(template) if template else None}
     for method in ("pairwise", "pot"):
         s = settle(totals, stake, currency, method, pot_mean=True)
         out[method] = {
@@ -579,6 +649,7 @@ async def _write(table: Table, lang: str, work: Callable[[], str]) -> Response:
         raise _Answer(409 if isinstance(exc, Stale) else 400, str(exc)) from None
     except Unusable as exc:
         raise _Answer(503, str(exc)) from None
+    table.changed()
     return _json({"ok": True, "message": message})
 
 

@@ -377,7 +377,15 @@ function listen() {
   source = new EventSource(tokenUrl("/api/events"));
   source.addEventListener("change", () => load());
   source.onopen = () => { $("offline").hidden = true; };
-  source.onerror = () => { $("offline").hidden = false; $("offline").textContent = W("offline"); };
+  source.onerror = async () => {
+    $("offline").hidden = false;
+    $("offline").textContent = W("offline");
+    const {status, data} = await api("/api/room");  // turned away because the server is full: say so
+    if (status === 200 && data && data.ok === false && data.error) {
+      $("offline").hidden = false;
+      $("offline").textContent = data.error;
+    }
+  };
 }
 
 document.addEventListener("DOMContentLoaded", () => {
