@@ -370,7 +370,7 @@ def bench_serve(quick: bool) -> None:
                 from kingsheet.files.changes import add_deal, undo_deal
 
                 terminal = []
-                for k in range(6 if quick else 15):
+                for _k in range(6 if quick else 15):
                     if len(load_game(game).deals) >= 6:
                         for _left in range(6):
                             undo_deal(game)
