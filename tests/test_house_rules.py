@@ -174,3 +174,37 @@ def test_king2_orderers_rotate_and_a_swapped_sheet_is_refused():
     doc = (ROOT / "docs" / "templates.md").read_text(encoding="utf-8")
     for p in swapped.problems:
         assert f"# examples/house/king2-swapped.toml: {p.message}" in doc
+
+
+def test_domino_for_three_works_as_its_note_promises(tmp_path):
+    """domino's note: «three (a copy with players = 3) work the same». 32 cards do not divide among
+    three, and need not: every card is played, the «базар» too, so each deal's eight hearts are all
+    taken. Evenings dealt with real cards check clean; a wrong row is caught where it is."""
+    import random
+
+    from kingsheet.core.simulate import play_game
+
+    note = " ".join(load_rules("domino").template.notes)
+    assert "three (a copy with players = 3) work the same" in note
+    text = (ROOT / "templates" / "domino.toml").read_text(encoding="utf-8")
+    (tmp_path / "domino-3.toml").write_text(text.replace("players = 4", "players = 3"), encoding="utf-8")
+    rules = load_rules(str(tmp_path / "domino-3.toml"))
+    assert rules.players == 3
+    for seed in range(8):
+        deals = "".join(f'\n[[deals]]\ngame = "{p.game}"\npoints = {list(p.points)}\n'
+                        for p, _dealer in play_game(rules, random.Random(seed)))
+        game = tmp_path / f"evening-{seed}.toml"
+        game.write_text(f'format = 1\nrules = "domino-3.toml"\nplayers = ["Аня", "Боря", "Вася"]\n{deals}',
+                        encoding="utf-8")
+        report = verify(load_game(game))
+        assert report.problems == () and report.complete, (seed, [p.message for p in report.problems])
+    rows = '\n[[deals]]\ngame = "penalty"\npoints = [-3, -3, -2]\n\n[[deals]]\ngame = "penalty"\npoints = [-4, -3, 0]\n'
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'format = 1\nrules = "domino-3.toml"\nplayers = ["Аня", "Боря", "Вася"]\n{rows}', encoding="utf-8")
+    problems = verify(load_game(bad)).problems
+    assert [(p.code, p.deal) for p in problems] == [("row-sum", 2)]
+    # a rule system that counts tricks still needs the cards dealt evenly
+    blank = (ROOT / "templates" / "blank-4.toml").read_text(encoding="utf-8")
+    (tmp_path / "blank-3.toml").write_text(blank.replace("players = 4", "players = 3"), encoding="utf-8")
+    with pytest.raises(Exception, match="do not divide among 3 players"):
+        load_rules(str(tmp_path / "blank-3.toml"))

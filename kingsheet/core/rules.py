@@ -508,6 +508,11 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, say: Mistakes
     stages = _read_stages(raw, options, where, say)
     labels = _labels(raw.get("labels", {}), {g for st in stages for g in st}, where, say)
     games = _build_games(raw, deck, units, stages, labels, where, say)
+    if (len(deck.cards) - deck.talon) % deck.players and any(g.kind is not Kind.CARDS or g.bid for g in games.values()):
+        # tricks need the cards dealt evenly; a game scored by the cards alone does not (domino for
+        # three: the cards left over, the «базар», join the tricks of those who hold them)
+        say(_("{where}: {cards} cards less a talon of {talon} do not divide among {players} players").format(
+            where=where, cards=len(deck.cards), talon=deck.talon, players=deck.players))
     complete = all(g in games for st in stages for g in st)  # else the stage totals would only echo a mistake
     stages = [tuple(g for g in st if g in games) for st in stages]
     _check_stated(raw, games, where, say)
@@ -572,8 +577,6 @@ def _build_deck(template: Template, options: Mapping[str, str], say: Mistakes) -
     last_tricks = say.checked(lambda: _positive_int(
         _pick(deck_raw.get("last_tricks", 2), "last", options, _("{where}: deck.last_tricks").format(where=where)),
         _("{where}: deck.last_tricks").format(where=where), zero=True), 2)
-    if (len(cards) - talon) % template.players:
-        say(_("{where}: {cards} cards less a talon of {talon} do not divide among {players} players").format(where=where, cards=len(cards), talon=talon, players=template.players))
     deck = Deck(cards, template.players, talon, last_tricks, options.get("boys", "jacks"))
     if last_tricks > deck.tricks:
         say(_("{where}: deck.last_tricks {last_tricks} is more than the {tricks} tricks").format(where=where, last_tricks=last_tricks, tricks=deck.tricks))

@@ -77,6 +77,8 @@ def play_deal(rules: Rules, game_id: str, rng: random.Random, leader: int = 0,
         leader = winner
     cats = game.categories
     if game.kind is Kind.CARDS:
+        for p in range(n):  # cards that did not fill a trick (domino's «базар») join their holder's
+            won[p].extend(hands[p])
         return _card_points(rules, game_id, won, rng)
     if cats == ("trumps",):
         taken = tuple({"tricks": c["tricks"]} for c in counts)
