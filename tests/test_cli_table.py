@@ -353,6 +353,28 @@ def test_an_evening_stays_in_the_prompt(runner, tmp_path):
     assert len(deals) == 12 and deals[1].points == (-8, 0, -6, -2)
 
 
+def test_after_the_last_deal_the_prompt_stays_open_for_a_correction(runner, tmp_path):
+    """«That King was mine», noticed when the money is shown: edit and undo still work at the end,
+    the sheet is shown once after the last deal (with the money), again after a correction, and a
+    row typed at a full sheet is refused in a sentence."""
+    path = tmp_path / "friday.toml"
+    assert runner.invoke(app, ["new", str(path), "--rules", "blank-4", "--players", PLAYERS]).exit_code == 0
+    rows = ["-4 -6 -2 -4", "-6 0 -8 -2", "-4 -8 0 -4", "0 -4 -8 -4", "0 0 -16 0", "-8 0 0 -8",
+            "-24 -24 -24 -24", "40 8 24 24", "12 6 6 0", "6 9 9 0", "3 6 9 6", "9 3 3 9"]
+    script = [*rows, "1 2 3 4", "edit 5 -16 0 0 0", "settle", "quit"]
+    res = runner.invoke(app, ["play", str(path)], input="\n".join(script) + "\n")
+    out = res.output
+    assert res.exit_code == 0, out
+    assert out.count("the sheet is complete\n") == 2  # at the last deal, and after the correction
+    assert out.count("TOTAL (−)") == 11 + 2  # a sheet after each deal but the last, and at each end
+    assert "the sheet is complete: correct a deal with edit N …, remove the last with undo, or quit" in out
+    assert "✓ deal 5 corrected" in out and "12 deals saved" in out
+    assert load_game(path).deals[4].points == (-16, 0, 0, 0)
+    # end of input at a full sheet ends it too, with the sheet's verdict
+    res = runner.invoke(app, ["play", str(path)], input="")
+    assert res.exit_code == 0 and "the sheet is complete" in res.output
+
+
 def test_check_settle_and_export_use_the_current_game(runner, tmp_path):
     path = tmp_path / "g.toml"
     assert runner.invoke(app, ["new", str(path), "--rules", "blank-4", "--players", PLAYERS]).exit_code == 0

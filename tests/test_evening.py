@@ -42,12 +42,14 @@ SECOND = [
     ("3 6 9 6", "deal 11"),
     ("{show}", ""),
     ("{settle}", ""),
-    ("9 3 3 9", "deal 12: the sheet is complete"),
+    ("9 3 3 9", "deal 12: the sheet is complete, and the prompt stays open"),
+    ("{edit} 12 3 3 9 9", "a correction after the end: the sheet and the money again"),
+    ("{quit}", ""),
 ]
 WORDS = {"ru": {"edit": "исправить", "undo": "отмена", "check": "проверка", "show": "лист", "settle": "расчёт",
-                "tricks": "взятки"},
+                "tricks": "взятки", "quit": "выход"},
          "en": {"edit": "edit", "undo": "undo", "check": "check", "show": "show", "settle": "settle",
-                "tricks": "tricks"}}
+                "tricks": "tricks", "quit": "quit"}}
 PROMPT = r"— [^\r\n—]*: $"
 
 

@@ -106,6 +106,8 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
     game = _load(path)
     echo(f"{path}: {game.rules.template.name.get(lang, game.rules.id)}; {help_text(game)}")
     seen = len(game.deals)
+    ended = False  # the end (the sheet and the money) was shown, and nothing has changed since
+    corrected = False  # a correction at the end: it showed the sheet, the end shows the money again
     try:
         while True:
             game = _load(path)
@@ -115,22 +117,33 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
                         number=deal.number, game=deal.game))
             seen = len(game.deals)
             report = verify(game)
+            done = 0 if report.ok else 1  # what ending here says: a finished sheet with problems is 1
             if report.complete:
-                _the_end(path, report, lang, echo)
-                return 0 if report.ok else 1
-            prompt, gid = _prompt(game, report)
-            echo(seating(game, len(game.deals) + 1))
+                # the prompt stays open: "that King was mine" is still mended here (edit, undo)
+                if not ended:
+                    _the_end(path, report, lang, echo, sheet=not corrected)
+                    ended, corrected = True, False
+                prompt, gid = _("the sheet is complete — edit N …, undo, settle, show, quit: "), None
+            else:
+                ended = False
+                prompt, gid = _prompt(game, report)
+                echo(seating(game, len(game.deals) + 1))
             line = ask(prompt)
             if not line:  # end of input: everything entered is already saved
                 echo("")
                 echo(_saved_words(len(game.deals), path))
-                return 0
+                return done if report.complete else 0
             outcome = _command(line, path, game, report, lang, echo)
             if outcome == "quit":
                 echo(_saved_words(len(game.deals), path))
-                return 0
+                return done if report.complete else 0
             if outcome == "done":
                 seen = len(_load(path).deals)
+                if report.complete and _load(path) != game:
+                    ended, corrected = False, True  # a correction: the money again
+                continue
+            if report.complete:
+                echo(_("the sheet is complete: correct a deal with edit N …, remove the last with undo, or quit"))
                 continue
             change = _saved(functools.partial(_add, path, line, game, gid), echo,
                             _("not recorded; type the row again"))
@@ -138,7 +151,8 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
                 continue
             seen = change.number
             echo(_("✓ deal {number} saved").format(number=change.number))
-            echo(sheet_text(change.report, lang))
+            if not change.report.complete:  # the last deal's sheet is shown once, with the money
+                echo(sheet_text(change.report, lang))
     except (KeyboardInterrupt, Interrupted):
         echo("")
         echo(_("interrupted; {saved}; `kingsheet play` goes on from there").format(
@@ -241,9 +255,10 @@ def _settle(report: Report, lang: str, echo: Callable[..., Any]) -> None:
         echo(settlement_text(pot, None, lang))
 
 
-def _the_end(path: Path, report: Report, lang: str, echo: Callable[..., Any]) -> None:
+def _the_end(path: Path, report: Report, lang: str, echo: Callable[..., Any], sheet: bool = True) -> None:
     """The last deal is written: the final sheet, the money, and how to print it."""
-    echo(sheet_text(report, lang))
+    if sheet:
+        echo(sheet_text(report, lang))
     echo(_("the sheet is complete"))
     _settle(report, lang, echo)
     echo(_("to print it: kingsheet export {path} -o {pdf}").format(path=path, pdf=path.with_suffix(".pdf").name))
