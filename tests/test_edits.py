@@ -91,3 +91,20 @@ def test_a_plain_file_is_edited_without_parsing_it_whole(monkeypatch):
     assert tomllib.loads(edits.append_deal(text, fields))["deals"][-1]["game"] == "last"
     assert tomllib.loads(edits.replace_deal(text, 3, fields))["deals"][2]["points"] == [-8, -8, 0, 0]
     assert len(tomllib.loads(edits.remove_last(text)[0])["deals"]) == len(ROWS) - 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.fixed_dictionaries({"game": st.sampled_from(["tricks", "eralash", "trumps"])}, optional={
+    "declarer": st.text(min_size=1, max_size=8), "bid": st.integers(0, 13), "contract": st.sampled_from(["пики", 'a"b\\c']),
+    "points": st.lists(st.integers(-96, 96), min_size=4, max_size=4),
+    "taken": st.lists(st.dictionaries(st.sampled_from(["tricks", "hearts", "king"]), st.integers(0, 8), max_size=3),
+                      min_size=4, max_size=4),
+    "note": st.text(max_size=20), "forced": st.booleans(), "confirm": st.booleans()}))
+def test_a_deal_written_without_tomlkit_is_written_as_tomlkit_writes_it(fields):
+    doc = tomlkit.document()
+    deals = tomlkit.aot()
+    deals.append(edits.deal_table(fields))
+    doc.append("deals", deals)
+    assert tomllib.loads(edits._tables([fields])) == tomllib.loads(tomlkit.dumps(doc))
+    if all(ch.isprintable() for v in fields.values() if isinstance(v, str) for ch in v):
+        assert edits._tables([fields]) == tomlkit.dumps(doc)  # the same text, byte for byte

@@ -59,7 +59,11 @@ def _memo(store: dict[Any, Any], key: Any, make: Callable[[], _T], limit: int) -
 
 
 def _space(rules: Rules, game_id: str) -> _Space:
-    return _memo(_SPACES, ("points", rules.key, game_id), lambda: _build_space(rules, game_id), _MAX_SPACES)
+    game = rules.games[game_id]
+    # games that score alike share one space (Ералаш and АнтиЕралаш: the same units, signs apart)
+    what = tuple(sorted(game.card_values.items())) if game.kind is Kind.CARDS else tuple(sorted(game.units.items()))
+    return _memo(_SPACES, ("points", rules.key, game.kind is Kind.CARDS, what), lambda: _build_space(rules, game_id),
+                 _MAX_SPACES)
 
 
 def _build_space(rules: Rules, game_id: str) -> _Space:
@@ -190,7 +194,8 @@ class _CountModel:
 
 
 def _count_model(rules: Rules, game_id: str) -> _CountModel:
-    return _memo(_SPACES, ("counts", rules.key, game_id), lambda: _build_count_model(rules, game_id), _MAX_SPACES)
+    counted = tuple(sorted(rules.games[game_id].units))  # the model depends only on what is counted
+    return _memo(_SPACES, ("counts", rules.key, counted), lambda: _build_count_model(rules, game_id), _MAX_SPACES)
 
 
 def _build_count_model(rules: Rules, game_id: str) -> _CountModel:
@@ -208,10 +213,16 @@ def _build_count_model(rules: Rules, game_id: str) -> _CountModel:
         w *= n * cnt + 1
     w_tricks = w
     w_last = w * (n * deck.tricks + 1)
+    # every choice of how many of each group, built up group by group (the order of
+    # itertools.product over the groups: the first group slowest): its counts, cards and code
+    shares: list[tuple[tuple[int, ...], int, int]] = [((0,) * len(cats), 0, 0)]
+    for (sig, cnt), wt in zip(groups, weights):
+        mask = tuple(int(c in sig) for c in cats)
+        shares = [(tuple(v + x * m for v, m in zip(seen, mask)), cards + x, code + wt * x)
+                  for seen, cards, code in shares for x in range(cnt + 1)]
     by_counts: dict[tuple[int, ...], list[tuple[int, int]]] = defaultdict(list)
-    for xs in itertools.product(*(range(cnt + 1) for _unused, cnt in groups)):
-        seen = tuple(sum(x for (sig, _), x in zip(groups, xs) if c in sig) for c in cats)
-        by_counts[seen].append((sum(xs), sum(wt * x for wt, x in zip(weights, xs))))
+    for seen, cards, code in shares:
+        by_counts[seen].append((cards, code))
     total = sum(wt * cnt for wt, (_, cnt) in zip(weights, groups))
     return _CountModel(cats, groups, dict(by_counts), w_tricks, w_last, total)
 

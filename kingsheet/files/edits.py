@@ -11,19 +11,21 @@ import contextlib
 import datetime as dt
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
-
-import tomlkit
-from tomlkit.exceptions import TOMLKitError
-from tomlkit.items import AoT, Table
+from typing import TYPE_CHECKING, Any
 
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
+
+if TYPE_CHECKING:  # tomlkit is loaded only where a whole document is edited (start-up time)
+    import tomlkit
+    from tomlkit.items import AoT, Table
 
 
 def new_game_text(rules_ref: str, players: Sequence[str], options: Mapping[str, str], first_dealer: str | None,
                   money: Mapping[str, str], title: str | None = None, date: dt.date | str | None = None) -> str:
     """A new game file's text; ``date`` is today's unless given (a date, or the text of one)."""
+    import tomlkit
+
     if isinstance(date, str):
         with contextlib.suppress(ValueError):  # else kept as the text it was
             date = dt.date.fromisoformat(date)
@@ -48,6 +50,9 @@ def new_game_text(rules_ref: str, players: Sequence[str], options: Mapping[str, 
 
 
 def _parse(text: str) -> tomlkit.TOMLDocument:
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
     try:
         return tomlkit.parse(text)
     except (TOMLKitError, RecursionError) as exc:
@@ -56,6 +61,8 @@ def _parse(text: str) -> tomlkit.TOMLDocument:
 
 def deal_table(fields: Mapping[str, Any]) -> Table:
     """A ``[[deals]]`` table: game first, then who, then the cells."""
+    import tomlkit
+
     table = tomlkit.table()
     for key in ("game", "orderer", "declarer", "contract", "bid", "buyer", "price"):
         if fields.get(key) is not None:
@@ -80,6 +87,9 @@ def deal_table(fields: Mapping[str, Any]) -> Table:
 
 
 def _deals(doc: tomlkit.TOMLDocument) -> AoT:
+    import tomlkit
+    from tomlkit.items import AoT
+
     deals = doc.get("deals")
     if deals is None:
         deals = tomlkit.aot()
@@ -102,6 +112,8 @@ def append_deals(text: str, many: Sequence[Mapping[str, Any]]) -> str:
     fast = text + added
     if _reads_as(fast, text, lambda raw: raw.setdefault("deals", []).extend(_read(added)["deals"])):
         return fast
+    import tomlkit
+
     doc = _parse(text)
     deals = _deals(doc)
     for fields in many:
@@ -110,12 +122,47 @@ def append_deals(text: str, many: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _tables(many: Sequence[Mapping[str, Any]]) -> str:
-    doc = tomlkit.document()
-    deals = tomlkit.aot()
+    """The ``[[deals]]`` tables as deal_table writes them, without loading tomlkit (a command's
+    start-up: `kingsheet deal` appends and never needs it). _reads_as checks what they read as."""
+    out = []
     for fields in many:
-        deals.append(deal_table(fields))
-    doc.append("deals", deals)
-    return tomlkit.dumps(doc)
+        lines = ["[[deals]]"]
+        for key in ("game", "orderer", "declarer", "contract", "bid", "buyer", "price"):
+            if fields.get(key) is not None:
+                lines.append(f"{key} = {_toml_value(fields[key])}")
+        if fields.get("points") is not None:
+            lines.append(f"points = {_toml_value(list(fields['points']))}")
+        if fields.get("taken") is not None:
+            rows = ["{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in counts.items()) + "}"
+                    for counts in fields["taken"]]
+            lines.append("taken = [\n" + "".join(f"    {row},\n" for row in rows) + "]")
+        if fields.get("note"):
+            lines.append(f"note = {_toml_value(fields['note'])}")
+        for flag in ("forced", "confirm"):
+            if fields.get(flag):
+                lines.append(f"{flag} = true")
+        out.append("\n".join(lines) + "\n")
+    return "\n".join(out)
+
+
+def _toml_value(value: Any) -> str:
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        # a JSON string is a TOML basic string, once DEL (which JSON leaves bare) is escaped too
+        return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    raise TypeError(type(value).__name__)
+
+
+def _toml_key(key: str) -> str:
+    return key if key.replace("_", "").replace("-", "").isascii() and key.replace("_", "").replace("-", "").isalnum() \
+        else _toml_value(key)
 
 
 def _read(text: str) -> dict[str, Any]:
@@ -168,6 +215,8 @@ def replace_deal(text: str, number: int, fields: Mapping[str, Any]) -> str:
 
 
 def _replaced(text: str, number: int, fields: Mapping[str, Any]) -> str:
+    import tomlkit
+
     doc = _parse(text)
     deals = _deals(doc)
     if not 1 <= number <= len(deals):
@@ -202,6 +251,8 @@ def remove_last(text: str) -> tuple[str, int]:
 
         if _reads_as(fast, text, change):
             return fast, counted[0]
+    import tomlkit
+
     doc = _parse(text)
     deals = _deals(doc)
     if not len(deals):
