@@ -68,7 +68,7 @@ def test_unknown_rules_exit_2_lists_ids(runner, tmp_path):
     f.write_text(game_text(rules="blank-5"), encoding="utf-8")
     res = run(runner, "check", f)
     assert res.exit_code == 2
-    assert "unknown rules 'blank-5'; known: atomic, bidding-77, blank-4, classic-52" in res.stderr
+    assert "unknown rules 'blank-5'; did you mean 'blank-4'? known: atomic, bidding-77, blank-4, classic-52" in res.stderr
 
 
 def test_missing_file_exit_2(runner, tmp_path):

@@ -408,3 +408,42 @@ def test_a_note_is_shown_wherever_the_deal_is(runner, tmp_path):
     runner.invoke(app, ["export", "-o", str(tmp_path / "g.pdf")])
     text = "".join(PdfReader(tmp_path / "g.pdf").pages[0].extract_text().split())
     assert "Борясдалсошибкой" in text
+
+
+def test_points_typed_without_a_sign_take_the_games_minus_as_on_the_phone(runner, tmp_path):
+    """`deal 4 4 4 4` on Черви used to print five errors; the phone takes magnitudes, and so do
+    the command line and the prompt now, saying once that the sign was added."""
+    path = tmp_path / "g.toml"
+    assert runner.invoke(app, ["new", str(path), "--rules", "blank-4", "--players", PLAYERS]).exit_code == 0
+    res = runner.invoke(app, ["deal", str(path), "4", "6", "6", "0"])
+    assert res.exit_code == 0 and res.output.count("the points take the sign of Tricks (minus)") == 1
+    res = runner.invoke(app, ["deal", str(path), "-4", "-4", "0", "-8"])  # signed: nothing said
+    assert res.exit_code == 0 and "take the sign" not in res.output
+    res = runner.invoke(app, ["edit", str(path), "2", "4", "4", "8", "0"])
+    assert res.exit_code == 0 and "take the sign of Hearts" in res.output
+    assert [d.points for d in load_game(path).deals] == [(-4, -6, -6, 0), (-4, -4, -8, 0)]
+    res = runner.invoke(app, ["deal", str(path), "4", "4", "4", "2"])  # still checked: −14
+    assert res.exit_code == 1 and "row sums to −14, expected −16" in res.output
+    res = runner.invoke(app, ["play", str(path)], input="0 4 0 12\nedit 3 4 0 0 12\nquit\n")
+    assert "the points take the sign of Boys (minus)" in res.output and "✓ deal 3 corrected" in res.output
+    assert load_game(path).deals[2].points == (-4, 0, 0, -12)
+    # trump deals score plus: nothing to add there
+    empty = tmp_path / "e.toml"
+    assert runner.invoke(app, ["new", str(empty), "--rules", "blank-4", "--players", PLAYERS]).exit_code == 0
+    res = runner.invoke(app, ["play", str(empty)], input="edit 5 1 2 3 4\nquit\n")
+    assert "no deal has been entered yet, so none can be corrected" in res.output
+
+
+def test_a_mistyped_game_or_rules_gets_a_suggestion_and_a_full_sheet_says_so(runner, tmp_path):
+    path = tmp_path / "g.toml"
+    assert runner.invoke(app, ["new", str(path), "--rules", "blank-4", "--players", PLAYERS]).exit_code == 0
+    res = runner.invoke(app, ["deal", str(path), "hreats", "4", "4", "0", "8"])
+    assert res.exit_code == 2 and "blank-4 has no game 'hreats'; did you mean «Hearts»?" in res.output
+    res = runner.invoke(app, ["new", str(tmp_path / "h.toml"), "--rules", "blank4", "--players", PLAYERS])
+    assert res.exit_code == 2 and "unknown rules 'blank4'; did you mean 'blank-4'?" in res.output
+    for row in ["-4 -6 -2 -4", "-6 0 -8 -2", "-4 -8 0 -4", "0 -4 -8 -4", "0 0 -16 0", "-8 0 0 -8",
+                "-24 -24 -24 -24", "40 8 24 24", "12 6 6 0", "6 9 9 0", "3 6 9 6", "9 3 3 9"]:
+        assert runner.invoke(app, ["deal", str(path), *row.split()]).exit_code == 0
+    res = runner.invoke(app, ["deal", str(path), "1", "2", "3", "4"])
+    assert res.exit_code == 2 and "the sheet is complete: every deal of blank-4 is written" in res.output
+    assert "order is free" not in res.output

@@ -113,7 +113,7 @@ def test_unknown_key_and_unknown_card():
 def test_unknown_rules_lists_known_ids():
     with pytest.raises(RulesError) as exc:
         load_rules("blank-5")
-    assert "unknown rules 'blank-5'; known: atomic, bidding-77, blank-4" in str(exc.value)
+    assert "unknown rules 'blank-5'; did you mean 'blank-4'? known: atomic, bidding-77, blank-4" in str(exc.value)
 
 
 def test_bad_option_value():

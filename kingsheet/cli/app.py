@@ -379,6 +379,16 @@ def _deal_fields(game: Any, number: int, gid: str, points: list[str], taken: str
         fail(_("--taken: {exc}").format(exc=exc))
 
 
+def _with_sign(game: Any, gid: str, points: list[str]) -> list[str]:
+    """Points typed without a sign take the game's minus, as on the phone (said once)."""
+    from kingsheet.core.entry import adds_sign, sign_note, signed_points
+
+    if not points or not adds_sign(game.rules, gid, points):
+        return points
+    typer.echo(sign_note(game.rules, gid))
+    return signed_points(game.rules, gid, points)
+
+
 def _print_refused(path: Path, exc: Any) -> NoReturn:
     for p in exc.problems:
         typer.echo(one_line(f"{path}: {p.message}"), err=True)
@@ -451,14 +461,25 @@ def deal_cmd(
         if game_name is None:
             gid = next_game(game)
             if gid is None:
-                fail(_("name the game: the order is free in these rules, or the sheet is complete"))
+                from kingsheet.core.verify import verify
+
+                if verify(game).complete:
+                    fail(_("the sheet is complete: every deal of {id} is written (kingsheet edit N … corrects one)")
+                         .format(id=game.rules.id))
+                fail(_("name the game: the order is free in these rules"))
             typer.echo(_("game: {value}").format(value=game.rules.games[gid].label()))
         else:
             found = game.rules.find_game(game_name)
             if found is None:
+                from kingsheet.core.entry import suggest_game
+
                 known = ", ".join(g.label() for g in game.rules.games.values())
-                fail(_("{id} has no game '{game_name}' (games: {known})").format(id=game.rules.id, game_name=game_name, known=known))
+                close = suggest_game(game.rules, game_name)
+                hint = _("did you mean «{game}»? ").format(game=close) if close else ""
+                fail(_("{id} has no game '{game_name}'; {hint}games: {known}").format(
+                    id=game.rules.id, game_name=game_name, hint=hint, known=known))
             gid = found
+        points = _with_sign(game, gid, points)
         fields = _deal_fields(game, len(game.deals) + 1, gid, points, taken, dict(
             declarer=declarer, contract=contract, bid=bid, buyer=buyer, price=price, orderer=orderer, note=note))
         change = add_deal(path, fields, force)
@@ -497,6 +518,7 @@ def edit_cmd(
             fail(_("{id} has no game '{value}'").format(id=game.rules.id, value=game_name or (old.game if old else '')))
         given = dict(declarer=declarer, contract=contract, bid=bid, buyer=buyer, price=price, orderer=orderer)
         kept = {k: getattr(old, k) for k in given if old is not None and given[k] is None}
+        points = _with_sign(game, gid, points)
         fields = _deal_fields(game, number, gid, points, taken, {**given, **kept, "note": note})
         change = edit_deal(path, number, fields, force)
     except Refused as exc:

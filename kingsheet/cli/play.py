@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.cli import Interrupted
-from kingsheet.core.entry import EXTRA_KEYS, deal_fields, next_game, suggest_game
+from kingsheet.core.entry import EXTRA_KEYS, adds_sign, deal_fields, next_game, sign_note, signed_points, suggest_game
 from kingsheet.core.game import Deal, GameFile
 from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import InputError, Unusable, one_line
@@ -59,8 +59,10 @@ def _prompt(game: GameFile, report: Report) -> tuple[str, str | None]:
         number=k, game=g.heading(), dealer=dealer, turn=game.turn_words(k, gid)), gid
 
 
-def parse_line(line: str, game: GameFile, default_game: str | None, number: int | None = None) -> dict[str, Any]:
-    """One line of input → the fields of a deal (raises InputError with the reason)."""
+def parse_line(line: str, game: GameFile, default_game: str | None, number: int | None = None,
+               notes: list[str] | None = None) -> dict[str, Any]:
+    """One line of input → the fields of a deal (raises InputError with the reason); what the person
+    should be told of how it was read goes to ``notes``."""
     text = line.strip()
     extras: dict[str, Any] = {}
     if ":" not in text:
@@ -92,6 +94,10 @@ def parse_line(line: str, game: GameFile, default_game: str | None, number: int 
         raise InputError(_("which game? start the line with its name, e.g. «hearts -4 -4 0 -8»"))
     rest = " ".join(tokens)
     taken = rest if ":" in rest else None
+    if not taken and adds_sign(game.rules, gid, tokens):  # magnitudes take the game's minus, as on the phone
+        if notes is not None:
+            notes.append(sign_note(game.rules, gid))
+        tokens = signed_points(game.rules, gid, tokens)
     return deal_fields(game, number or len(game.deals) + 1, gid, [] if taken else tokens, taken, extras)
 
 
@@ -145,7 +151,7 @@ def run(path: Path, lang: str, echo: Callable[..., Any], read: Callable[[], str]
             if report.complete:
                 echo(_("the sheet is complete: correct a deal with edit N …, remove the last with undo, or quit"))
                 continue
-            change = _saved(functools.partial(_add, path, line, game, gid), echo,
+            change = _saved(functools.partial(_add, path, line, game, gid, echo), echo,
                             _("not recorded; type the row again"))
             if change is None:
                 continue
@@ -200,13 +206,19 @@ def _edit(rest: str, path: Path, game: GameFile, echo: Callable[..., Any], lang:
     from kingsheet.files.changes import edit_deal
 
     number, _unused, row = rest.strip().partition(" ")
+    if not game.deals:
+        echo("✗ " + _("no deal has been entered yet, so none can be corrected"))
+        return
     if not number.isdigit() or not 1 <= int(number) <= len(game.deals):
         echo("✗ " + _("edit which deal? edit N then the row, N from 1 to {last}").format(last=len(game.deals)))
         return
     old = game.deals[int(number) - 1]
 
     def correct() -> Change:
-        fields = parse_line(row, game, game.rules.find_game(old.game), int(number))
+        notes: list[str] = []
+        fields = parse_line(row, game, game.rules.find_game(old.game), int(number), notes=notes)
+        for note in notes:
+            echo(note)
         for key in ("declarer", "orderer", "contract", "bid", "buyer", "price"):
             if getattr(old, key) is not None and key not in row:
                 fields[key] = getattr(old, key)
@@ -219,8 +231,12 @@ def _edit(rest: str, path: Path, game: GameFile, echo: Callable[..., Any], lang:
     echo(sheet_text(change.report, lang))
 
 
-def _add(path: Path, line: str, game: GameFile, gid: str | None) -> Change:
-    return add_deal(path, parse_line(line, game, gid))
+def _add(path: Path, line: str, game: GameFile, gid: str | None, echo: Callable[..., Any]) -> Change:
+    notes: list[str] = []
+    fields = parse_line(line, game, gid, notes=notes)
+    for note in notes:
+        echo(note)
+    return add_deal(path, fields)
 
 
 def _saved(save: Callable[[], Change], echo: Callable[..., Any], refused: str) -> Change | None:

@@ -150,10 +150,22 @@ def signed_points(rules: Rules, game_id: str, values: Sequence[str]) -> list[str
     out = []
     for v in values:
         text = v.strip().replace("−", "-")
-        if sign == -1 and text and text[0].isdigit():
+        if sign == -1 and text.isdigit():  # a whole number typed bare: anything else is said as typed
             text = "-" + text
         out.append(text or "0")
     return out
+
+
+def adds_sign(rules: Rules, game_id: str, values: Sequence[str]) -> bool:
+    """Whether signed_points gives some value typed without a sign the game's minus (a number, not 0)."""
+    return any(a.strip().replace("−", "-") != b and b.lstrip("-0") != ""
+               for a, b in zip(values, signed_points(rules, game_id, values)))
+
+
+def sign_note(rules: Rules, game_id: str) -> str:
+    """Said once when the game's sign was added to points typed without one."""
+    return _("the points take the sign of {game} (minus), as typed without one").format(
+        game=rules.games[game_id].label())
 
 
 def next_game(game: GameFile, report: Report | None = None) -> str | None:

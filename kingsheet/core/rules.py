@@ -393,7 +393,12 @@ def template_path(ref: str) -> Path:
     if not path.is_file():
         if is_template_path(ref):
             raise RulesError(_("template file {ref} not found").format(ref=ref))
-        raise RulesError(_("unknown rules '{ref}'; known: {value}").format(ref=ref, value=', '.join(template_ids())))
+        import difflib
+
+        close = difflib.get_close_matches(ref.casefold(), template_ids(), n=1, cutoff=0.6)
+        hint = _("did you mean '{id}'? ").format(id=close[0]) if close else ""
+        raise RulesError(_("unknown rules '{ref}'; {hint}known: {value}").format(
+            ref=ref, hint=hint, value=', '.join(template_ids())))
     return path
 
 
