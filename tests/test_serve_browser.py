@@ -19,6 +19,7 @@ from serving import CHROMIUM, PHONE, TOKEN, chromium, friday, running
 
 from conftest import game_text
 from kingsheet.files.gamefile import load_game
+from kingsheet.files.changes import add_deal
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
 
@@ -180,4 +181,42 @@ def test_a_phone_past_the_limit_is_told_why_it_does_not_follow(browser, game, mo
         said = second.locator("#offline").inner_text()
         assert said.startswith("1 phone already follows this game") and second.locator("#offline").is_visible()
         assert first.locator("#offline").is_hidden()
+    assert not errors
+
+
+def test_a_newcomers_phone_fits_the_screen_and_keeps_its_place(browser, game, shots):
+    """At 390 px, in Russian: the «Кто что взял» grid of Ералаш fits without sideways scrolling and
+    shows every count's heading whole; a row opened to correct keeps its heading in sight below the
+    sticky header; an empty form says the row is empty."""
+    for g, pts in [("tricks", [-4, -6, -6, 0]), ("hearts", [-4, -4, 0, -8]), ("boys", [0, -4, 0, -12]),
+                   ("girls", [-4, -4, -4, -4]), ("king", [0, -16, 0, 0]), ("last", [-8, 0, -8, 0])]:
+        add_deal(game, {"game": g, "points": pts})
+    errors: list[str] = []
+    with running(game, lang="ru") as base:
+        page = phone(browser, base, errors)
+        page.locator("#save").click()
+        page.wait_for_selector("#error:not([hidden])")
+        assert page.locator("#error").inner_text() == "строка пустая: введите очки каждого игрока (0, если ничего)"
+        page.locator("#mode-taken").click()
+        page.wait_for_selector("#cells table.grid")
+        page.screenshot(path=str(shots / "grid-390.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        box = page.locator("#cells table.grid").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        labels = page.locator("#cells table.grid tr > th:first-child").all()[1:]
+        assert [th.inner_text().lower() for th in labels] == [
+            "взятки", "черви", "мальчики", "девочки", "кинг", "последние взятки"]
+        for th in [*labels, *page.locator("#cells table.grid tr >> nth=0").locator("th").all()[1:]]:
+            # every heading whole: no word cut or broken inside
+            assert th.evaluate("e => e.scrollWidth <= e.clientWidth"), th.inner_text()
+            words = th.inner_text().split()
+            assert th.evaluate("e => { const r = document.createRange(); r.selectNodeContents(e); "
+                               "return r.getClientRects().length; }") <= len(words), th.inner_text()
+        page.locator("#sheet tr.played >> nth=0").click()  # correct deal 1, from the bottom of the page
+        page.wait_for_function("document.getElementById('deal-head').textContent.includes('1')")
+        page.wait_for_timeout(800)  # the smooth scroll
+        header = page.locator("header").bounding_box()
+        heading = page.locator("#deal-head").bounding_box()
+        page.screenshot(path=str(shots / "editing-390.png"))
+        assert heading["y"] >= header["y"] + header["height"], (heading, header)
     assert not errors

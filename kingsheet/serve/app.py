@@ -612,11 +612,15 @@ def _fields(game: Any, number: int, body: Mapping[str, Any], keep: Any = None) -
     if taken is not None:
         if not isinstance(taken, list) or not all(isinstance(t, dict) for t in taken):
             raise _Answer(400, _("what each took must be a list, one entry per player"))
+        if not any(str(v).strip() for t in taken for v in t.values()):
+            raise _Answer(400, _("the row is empty: type what each player took"))
         tokens: list[str] = []
     else:
         if not isinstance(points, list) or not all(isinstance(v, (int, str)) and not isinstance(v, bool)
                                                    for v in points):
             raise _Answer(400, _("the points must be a list, one per player"))
+        if points and not any(str(v).strip() for v in points):
+            raise _Answer(400, _("the row is empty: type each player's points (0 for nothing)"))
         tokens = signed_points(rules, gid, [str(v)[:12] for v in points])
     extras = {k: body[k] for k in ("declarer", "orderer", "buyer", "bid", "price", "contract", "note")
               if body.get(k) not in (None, "")}

@@ -181,17 +181,25 @@ function buildInputs(t) {
   cells.replaceChildren();
   const values = t.row && t.row.values ? t.row.values : null;
   if (mode === "taken") {
+    // a count a row, a player a column: four or five players fit a phone's width, six counts do not
     const grid = el("table", null, "grid");
     const head = el("tr");
     head.append(el("th", ""));
-    for (const c of g.counts) head.append(el("th", W("count_" + c)));
+    for (const p of S.players) head.append(el("th", p));
     grid.append(head);
-    S.players.forEach((p, i) => {
+    for (const c of g.counts) {
       const tr = el("tr");
-      tr.append(el("th", p));
-      for (const c of g.counts) { const inp = numberInput(""); inp.dataset.player = i; inp.dataset.count = c; tr.append(el("td")); tr.lastChild.append(inp); }
+      tr.append(el("th", W("count_" + c)));
+      S.players.forEach((p, i) => {
+        const inp = numberInput("");
+        inp.dataset.player = i;
+        inp.dataset.count = c;
+        inp.setAttribute("aria-label", p + ": " + W("count_" + c));
+        tr.append(el("td"));
+        tr.lastChild.append(inp);
+      });
       grid.append(tr);
-    });
+    }
     cells.append(grid);
   } else {
     S.players.forEach((p, i) => {
