@@ -18,8 +18,8 @@ pytest.importorskip("uvicorn")
 from serving import CHROMIUM, PHONE, TOKEN, chromium, friday, running
 
 from conftest import game_text
-from kingsheet.files.gamefile import load_game
 from kingsheet.files.changes import add_deal
+from kingsheet.files.gamefile import load_game
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
 
