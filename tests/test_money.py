@@ -198,3 +198,16 @@ def test_transfers_are_listed_in_seating_order():
     seats = ["Аня", "Боря", "Вася", "Галя"]
     order = [(seats.index(t.payer), seats.index(t.payee)) for t in s.transfers]
     assert order == sorted(order) and len(order) >= 2
+
+
+def test_the_pot_against_the_mean_writes_its_numbers_as_the_sheet_does():
+    from decimal import Decimal
+
+    from kingsheet.core import i18n
+    from kingsheet.core.money import settle
+
+    with i18n.speaking("ru"):
+        s = settle({"А": 10, "Б": -20, "В": -16, "Г": 0}, Decimal("0.5"), "RUB", "pot", pot_mean=True)
+    assert s.notes == ("расчёт относительно среднего ИТОГО −6,5: сумма итогов −26",)
+    s = settle({"А": 10, "Б": -20, "В": -16, "Г": 0}, Decimal("0.5"), "RUB", "pot", pot_mean=True)
+    assert s.notes == ("settled against the mean ИТОГО −6.5: the totals sum to −26",)

@@ -130,6 +130,12 @@ def test_two_phones_play_an_evening(browser, game, shots):
         b.wait_for_selector("#money h3")
         money = b.locator("#money").inner_text()
         assert "Каждый с каждым" in money and "Через стол" in money and "0,50 ₽" in money and "→" in money
+        # the columns are named, and pair by pair lists what every pair settles (4 players: 6 pairs at most)
+        heads = b.locator("#money table >> nth=0").locator("th").all_inner_texts()
+        assert heads == ["Игрок", "ИТОГО", "Выигрыш (+) или долг (−)"]
+        assert "Расчёт каждой пары" in money
+        pairs = b.locator("#money table >> nth=1").locator("tr").all_inner_texts()
+        assert 1 <= len(pairs) <= 6 and all("→" in p for p in pairs)
         assert "Не окончательно" in b.locator("#money-final").inner_text()
         b.screenshot(path=str(shots / "5-money.png"), full_page=True)
 
@@ -219,4 +225,18 @@ def test_a_newcomers_phone_fits_the_screen_and_keeps_its_place(browser, game, sh
         heading = page.locator("#deal-head").bounding_box()
         page.screenshot(path=str(shots / "editing-390.png"))
         assert heading["y"] >= header["y"] + header["height"], (heading, header)
+    assert not errors
+
+
+def test_numbers_being_typed_stay_when_another_phone_saves_that_deal(browser, game):
+    errors: list[str] = []
+    with running(game, lang="en") as base:
+        page = phone(browser, base, errors)
+        type_row(page, [4, 6, 6])  # half-way through deal 1
+        add_deal(game, {"game": "tricks", "points": [-4, -6, -6, 0]})  # another phone, or a terminal
+        page.wait_for_selector("#notice:not([hidden])")
+        said = page.locator("#notice").inner_text()
+        assert said.startswith("Deal 1 was entered on another phone or terminal; what you typed is kept")
+        page.wait_for_function("document.getElementById('deal-head').textContent.startsWith('Deal 2')")
+        assert [page.locator("#cells input").nth(k).input_value() for k in range(4)] == ["4", "6", "6", ""]
     assert not errors

@@ -269,7 +269,8 @@ def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, 
         mean = grand / n
         raw = {p: (v - mean) * stake for p, v in tot.items()}
         if grand != 0:
-            notes.append(_("settled against the mean ИТОГО {value}: the totals sum to {grand}").format(value=mean.normalize(), grand=grand))
+            notes.append(_("settled against the mean ИТОГО {value}: the totals sum to {grand}").format(
+                value=_signed_number(mean), grand=_signed_number(Decimal(grand))))
     else:
         raw = {p: (n * v - grand) * stake for p, v in tot.items()}
         names = list(tot)
@@ -328,6 +329,12 @@ def local_number(text: str) -> str:
     if language() != "ru":
         return text
     return text.replace(",", "\u202f").replace(".", ",")
+
+
+def _signed_number(value: Decimal) -> str:
+    """A total as the sheet writes it: a real minus sign, the language's decimal mark, no exponent."""
+    text = local_number(format(abs(value).normalize(), "f"))
+    return f"−{text}" if value < 0 else text
 
 
 def local_decimal(value: Decimal) -> str:

@@ -440,7 +440,11 @@ def words(lang: str) -> dict[str, str]:
         "buyer": _("Bought by"), "nobody": _("nobody"), "price": _("Price (tricks)"),
         "contract": _("Contract"), "note": _("Note"), "complete": _("The sheet is complete."), "offline": _("No connection; trying again…"),
         "elsewhere": _("Deal {number} was entered on another phone or terminal."),
+        "elsewhere_kept": _("Deal {number} was entered on another phone or terminal; what you typed is kept "
+                            "in the form for the next deal: compare it with that row, then correct or clear it."),
         "pairwise": _("Pair by pair"), "pot": _("Through the pot"),
+        "player": word("player", lang), "total_word": word("total", lang), "balance": _("Wins (+) or pays (−)"),
+        "pairs": _("What each pair settles"),
         "stake": word("stake", lang), "transfers": word("transfers", lang),
         "nobody_owes": _("nobody owes anything"), "not_final": _("Not final: the sheet is unfinished or has problems."),
         "rules": _("Rules"), "players_in_order": _("Players, clockwise from the first dealer"),
@@ -534,6 +538,7 @@ def money_state(table: Table, lang: str) -> dict[str, Any]:
             "rows": [[p, num(int(s.totals[p])) if s.totals[p] == int(s.totals[p]) else local_decimal(s.totals[p]),
                       signed_money(s.settled[p], s)] for p in s.totals],
             "transfers": [[t.payer, t.payee, fmt_money(t.amount, s)] for t in s.transfers],
+            "pairs": [[t.payer, t.payee, fmt_money(t.amount, s)] for t in s.pairs],
             "notes": list(s.notes),
         }
     return out

@@ -53,13 +53,36 @@ async function load() {
   const before = S;
   S = data;
   document.documentElement.lang = S.lang || lang;
-  if (before && before.deals !== S.deals && formFor !== null && editing === null && S.next &&
-      S.next.number !== formFor && before.deals < S.deals) {
-    notice(fill(W("elsewhere"), {number: formFor}));
+  let typed = null;
+  if (before && before.deals !== S.deals && formFor !== null && editing === null &&
+      S.next && S.next.number !== formFor && before.deals < S.deals) {
+    // another phone (or a terminal) saved the deal being typed here: what was typed stays, and
+    // the phone says so, rather than the numbers vanishing under the person's thumbs
+    typed = typedValues();
+    const kept = typed.values.some((v) => v.value !== "");
+    notice(fill(W(kept ? "elsewhere_kept" : "elsewhere"), {number: formFor}));
     resetForm();
   }
   render();
+  if (typed) restoreTyped(typed);
   if (view === "money") loadMoney();
+}
+
+function typedValues() {
+  return {mode, values: [...$("cells").querySelectorAll("input")].map(
+    (i) => ({player: i.dataset.player, count: i.dataset.count || null, value: i.value}))};
+}
+
+function restoreTyped(typed) {
+  if (typed.mode !== mode && gameInfo($("game").value).counts.length) {
+    mode = typed.mode;
+    buildInputs(target());
+    renderForm();
+  }
+  for (const i of $("cells").querySelectorAll("input")) {
+    const was = typed.values.find((v) => v.player === i.dataset.player && v.count === (i.dataset.count || null));
+    if (was) i.value = was.value;
+  }
 }
 
 function notice(text) {
@@ -310,12 +333,25 @@ async function loadMoney() {
     const m = data[method];
     box.append(el("h3", W(method) + " · " + W("stake") + " " + m.stake));
     const t = el("table");
+    const head = el("tr");
+    for (const [h, cls] of [[W("player"), ""], [W("total_word"), "n"], [W("balance"), "n"]]) head.append(el("th", h, cls));
+    t.append(head);
     for (const [name, total, bal] of m.rows) {
       const tr = el("tr");
       tr.append(el("td", name), el("td", total, "n"), el("td", bal, "n"));
       t.append(tr);
     }
     box.append(t);
+    if (m.pairs && m.pairs.length) {  // pair by pair: what every pair settles, before the fewest transfers
+      box.append(el("h3", W("pairs")));
+      const pairs = el("table");
+      for (const [from, to, amount] of m.pairs) {
+        const tr = el("tr");
+        tr.append(el("td", from + " → " + to), el("td", amount, "n"));
+        pairs.append(tr);
+      }
+      box.append(pairs);
+    }
     box.append(el("h3", W("transfers")));
     const list = el("table");
     if (m.transfers.length === 0) list.append(el("tr")), list.lastChild.append(el("td", W("nobody_owes")));
