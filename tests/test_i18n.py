@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, deal, game_text
+from conftest import EXAMPLES, ROOT, deal, game_text
 from kingsheet.core import i18n
 from kingsheet.core.money import fmt_money, settle
 
@@ -112,6 +112,19 @@ def test_help_is_in_the_chosen_language():
     ru = _kingsheet("new", "--help", lang="ru")
     en = _kingsheet("new", "--help", "--lang", "en", lang="ru")
     assert "Рассадка по часовой стрелке" in ru.stdout and "Seating, clockwise" in en.stdout
+
+
+def test_lang_works_before_the_command_too():
+    """The README says --lang works on any command: before the command as well as after it."""
+    top = _kingsheet("--lang", "en", "--help", lang="ru")
+    assert top.returncode == 0 and "scorekeeping for Кинг" in top.stdout and "Language: ru or en" in top.stdout
+    check = _kingsheet("--lang", "en", "check", str(EXAMPLES / "blank-4.toml"), lang="ru")
+    assert check.returncode == 0 and "all consistent" in check.stdout
+    after = _kingsheet("--lang", "en", "check", str(EXAMPLES / "blank-4.toml"), "--lang", "ru", lang="en")
+    assert "всё сходится" in after.stdout  # the option nearest the command's own words wins
+    for command in ("settle", "scan"):
+        res = _kingsheet(command, "--help", "--lang", "en", lang="ru")
+        assert "Language: ru or en" in res.stdout and "Язык" not in res.stdout, command
 
 
 def test_an_unknown_language_is_refused_with_exit_2(tmp_path):

@@ -18,6 +18,23 @@ from kingsheet.core.problems import InputError, Unusable, one_line
 
 # Imports of the library happen inside the commands: start-up stays close to typer's own.
 
+def _startup_language() -> None:
+    """The language of the help texts, decided before typer reads them: --lang in the command line,
+    KINGSHEET_LANG, the locale. A language kingsheet does not speak is reported by the option."""
+    import contextlib
+
+    from kingsheet.core import i18n
+
+    argv = sys.argv[1:]
+    given = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--lang"), None)
+    given = next((a[7:] for a in argv if a.startswith("--lang=")), given)
+    with contextlib.suppress(i18n.UnknownLanguage):
+        i18n.use(i18n.choose(given))
+
+
+_startup_language()
+
+
 app = typer.Typer(
     add_completion=True,
     no_args_is_help=True,
@@ -65,9 +82,15 @@ def parse_option_pairs(pairs: list[str] | None) -> dict[str, str]:
     return out
 
 
+_BEFORE_COMMAND: list[str] = []  # a --lang given before the command (kingsheet --lang en check …)
+
+
 def _set_lang(value: str) -> str:
     """--lang, then KINGSHEET_LANG, then the locale: the language of everything the command says."""
     from kingsheet.core import i18n
+
+    if not value and _BEFORE_COMMAND:
+        value = _BEFORE_COMMAND[0]
 
     try:
         lang = i18n.choose(value or None)
@@ -85,21 +108,21 @@ Lang = Annotated[str, typer.Option("--lang", help=_("Language: ru or en (default
                                    callback=_set_lang, is_eager=True, show_default=False)]
 
 
-def _startup_language() -> None:
-    """The language of the help texts, decided before typer reads them: --lang in the command line,
-    KINGSHEET_LANG, the locale. A language kingsheet does not speak is reported by the option."""
-    import contextlib
-
-    from kingsheet.core import i18n
-
-    argv = sys.argv[1:]
-    given = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--lang"), None)
-    given = next((a[7:] for a in argv if a.startswith("--lang=")), given)
-    with contextlib.suppress(i18n.UnknownLanguage):
-        i18n.use(i18n.choose(given))
 
 
-_startup_language()
+def _set_lang_before_command(value: str) -> str:
+    lang = _set_lang(value)
+    if value:
+        _BEFORE_COMMAND[:] = [lang]
+    return lang
+
+
+@app.callback()
+def _everywhere(lang: Annotated[str, typer.Option(
+        "--lang", help=_("Language: ru or en (default: KINGSHEET_LANG, then the locale)."),
+        callback=_set_lang_before_command, is_eager=True, show_default=False)] = "") -> None:
+    # --lang before the command too (kingsheet --lang en --help, kingsheet --lang en check …)
+    pass
 
 
 @app.command("rules", help=_("List the rule systems, or show one: rows, units, row and stage totals, options.\n" "\n" "Example: kingsheet rules blank-4 --option boys=jacks+kings\n" "Example: kingsheet rules --check our-king.toml"))

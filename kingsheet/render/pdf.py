@@ -17,9 +17,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from xml.sax.saxutils import escape
 
-from reportlab.graphics.charts.legends import Legend
-from reportlab.graphics.charts.lineplots import LinePlot
-from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.pagesizes import A4, landscape
@@ -235,6 +232,7 @@ def _scan_marks(code: str, canvas: object, doc: BaseDocTemplate) -> None:
     """The footer, the four corner marks and the QR code (with the page number) in the margins."""
     from reportlab.graphics import renderPDF
     from reportlab.graphics.barcode.qr import QrCodeWidget
+    from reportlab.graphics.shapes import Drawing
 
     _footer(canvas, doc)
     c: Any = canvas
@@ -539,8 +537,12 @@ def _long_rows(rules: Rules, rows: list[SheetRow], names: Sequence[str], lang: s
     return float(h) * 0.995, share
 
 
-def _chart(report: Report, lang: str, width: float) -> Drawing:
+def _chart(report: Report, lang: str, width: float) -> Any:
     """Each player's running total deal by deal (reportlab's own graphics)."""
+    from reportlab.graphics.charts.legends import Legend  # a filled sheet's chart only: a blank has none
+    from reportlab.graphics.charts.lineplots import LinePlot
+    from reportlab.graphics.shapes import Drawing, String
+
     names = report.game.players
     running = {p: [0] for p in names}
     for row in report.rows:
