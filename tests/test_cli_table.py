@@ -447,3 +447,13 @@ def test_a_mistyped_game_or_rules_gets_a_suggestion_and_a_full_sheet_says_so(run
     res = runner.invoke(app, ["deal", str(path), "1", "2", "3", "4"])
     assert res.exit_code == 2 and "the sheet is complete: every deal of blank-4 is written" in res.output
     assert "order is free" not in res.output
+
+
+def test_money_on_an_unfinished_sheet_says_it_is_not_final(runner, tmp_path):
+    path = tmp_path / "g.toml"
+    assert runner.invoke(app, ["new", str(path), "--rules", "blank-4", "--players", PLAYERS]).exit_code == 0
+    assert runner.invoke(app, ["deal", str(path), "-4", "-6", "-6", "0"]).exit_code == 0
+    res = runner.invoke(app, ["settle", str(path)])
+    assert res.exit_code == 0 and "not final: the sheet is not finished (1 of 12 deals)" in res.stderr
+    res = runner.invoke(app, ["play", str(path)], input="settle\nquit\n")
+    assert "not final: the sheet is not finished (1 of 12 deals)" in res.output

@@ -274,6 +274,10 @@ def _evening(files: list[Path], force: bool) -> tuple[dict[str, Any], dict[str, 
             for problem in report.problems:
                 typer.echo(one_line(f"{path}: {problem.message}"), err=True)
             fail(_("{path} has problems; fix them, or settle anyway with --force").format(path=path), PROBLEMS)
+        if not report.complete:
+            from kingsheet.render.text import not_final
+
+            typer.echo(f"{path}: {not_final(report)}", err=True)
         reports.append((path.stem, report))
     try:
         return combine_games(reports)

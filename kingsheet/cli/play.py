@@ -259,6 +259,10 @@ def _settle(report: Report, lang: str, echo: Callable[..., Any]) -> None:
     if report.problems:
         echo(_("the sheet has problems: fix them first (check lists them)"))
         return
+    if not report.complete:
+        from kingsheet.render.text import not_final
+
+        echo(not_final(report))
     s = settlement_of(report)
     if s is None:
         echo("✗ " + _("the game's [money] cannot be used"))

@@ -179,3 +179,11 @@ def sheet_text(report: Report, lang: str = "ru") -> str:
         lines.append(f"✗ {p.message}")
     lines.append(status_line(report))
     return "\n".join(lines)
+
+
+def not_final(report: Report) -> str:
+    """Said beside money settled on a sheet still being played: the amounts are not the evening's."""
+    slots, played = len(report.game.rules.slots), len(report.game.deals)
+    if slots:
+        return _("not final: the sheet is not finished ({played} of {slots} deals)").format(played=played, slots=slots)
+    return _("not final: the game has not ended")
