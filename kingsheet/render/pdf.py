@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
@@ -81,6 +80,12 @@ def _fonts() -> None:
 def _style(size: float, bold: bool = False, color: colors.Color = colors.black) -> ParagraphStyle:
     return ParagraphStyle("k", fontName=BOLD if bold else FONT, fontSize=size, leading=size * 1.25,
                           alignment=TA_LEFT, textColor=color)
+
+
+def escape(text: str) -> str:
+    """Text as Paragraph markup reads it back: &, < and > escaped (xml.sax.saxutils' escape, without
+    importing urllib.request, 30 ms of a blank's start-up)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def para(text: str, size: float = 8, bold: bool = False, color: colors.Color = colors.black) -> Paragraph:
