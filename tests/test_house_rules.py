@@ -184,7 +184,7 @@ def test_domino_for_three_works_as_its_note_promises(tmp_path):
 
     from kingsheet.core.simulate import play_game
 
-    note = " ".join(load_rules("domino").template.notes)
+    note = " ".join(load_rules("domino").template.notes_in("en"))
     assert "three (a copy with players = 3) work the same" in note
     text = (ROOT / "templates" / "domino.toml").read_text(encoding="utf-8")
     (tmp_path / "domino-3.toml").write_text(text.replace("players = 4", "players = 3"), encoding="utf-8")

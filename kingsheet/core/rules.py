@@ -95,12 +95,17 @@ class Template:
     id: str
     name: Mapping[str, str]
     source: str
-    notes: tuple[str, ...]
+    notes: tuple[tuple[str, tuple[str, ...]], ...]  # (language, its notes); one language serves both
     players: int
     order: Order
     raw: Mapping[str, Any]
     path: Path | None = None
     stamp: tuple[int, int] | None = None  # the file's mtime and size when it was read
+
+    def notes_in(self, lang: str | None = None) -> tuple[str, ...]:
+        """The notes in ``lang`` (the language of the messages by default), else in the other one."""
+        by_lang = dict(self.notes)
+        return by_lang.get(lang or language()) or next(iter(by_lang.values()), ())
 
     @property
     def options(self) -> dict[str, tuple[tuple[str, ...], str]]:
@@ -371,13 +376,22 @@ def template_from_raw(raw: dict[str, Any], where: str, path: Path | None = None)
     name = raw.get("name", {"ru": raw["id"]})
     if isinstance(name, str):
         name = {"ru": name, "en": name}
-    notes = raw.get("notes", [])
-    if isinstance(notes, str):
-        notes = [notes]
     return Template(
         id=str(raw["id"]), name=name, source=str(raw.get("source", "")),
-        notes=tuple(str(n) for n in notes), players=players, order=Order(order), raw=raw, path=path,
+        notes=_notes(raw.get("notes", []), where), players=players, order=Order(order), raw=raw, path=path,
     )
+
+
+def _notes(notes: Any, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """notes = ["…", …] (one language, shown in both) or notes.ru = [...] and notes.en = [...]."""
+    def listed(value: Any) -> tuple[str, ...]:
+        return (value,) if isinstance(value, str) else tuple(str(n) for n in value) if isinstance(value, list) else ()
+
+    if isinstance(notes, dict):
+        if set(notes) - {"ru", "en"}:
+            raise RulesError(_("{where}: notes are a list, or notes.ru and notes.en lists").format(where=where))
+        return tuple((lang, listed(notes[lang])) for lang in ("ru", "en") if lang in notes)
+    return (("en", listed(notes)),) if listed(notes) else ()
 
 
 def is_template_path(ref: str) -> bool:

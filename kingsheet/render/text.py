@@ -6,6 +6,7 @@ from kingsheet.core.i18n import N_, _, ngettext, speaks
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Kind, Order, Rules, Template, Turn
 from kingsheet.core.verify import Report
+from kingsheet.core.vocabulary import count_word
 from kingsheet.render.labels import word
 from kingsheet.render.sheet import rows_for, unit_lines
 
@@ -41,13 +42,16 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
     if rules.deck.talon:
         deck += _(", talon {talon}").format(talon=rules.deck.talon)
     lines = [f"{tpl.id}: {tpl.name.get(lang, tpl.id)}", _("source: {source}").format(source=tpl.source), deck,
-             _("order: {order}").format(order=rules.order), ""]
+             _("order: {order}").format(order=_(ORDER_WORDS[rules.order])), ""]
     rows = [["#", word("game", lang), "id", word("points", lang), _("units")]]
     slots = rules.per_round if rules.order is not Order.FIXED else rules.slots
     for i, gid in enumerate(slots, 1):
         g = rules.games[gid]
-        parts = " + ".join(f"{g.units[c]}×{g.counts[c]} {c}" for c in g.units)
-        rows.append([str(i), g.label(lang), gid, num(g.total) if g.total < 0 else f"+{g.total}", parts])
+        parts = " + ".join(f"{g.units[c]}×{g.counts[c]} {count_word(c)}" for c in g.units)
+        total = num(g.total) if g.total < 0 else f"+{g.total}"
+        if g.kind is Kind.TRUMPS and rules.bidding:  # the declarer's bid is taken off: at most this
+            total = f"≤ {total}"
+        rows.append([str(i), g.label(lang), gid, total, parts])
     lines.append(table(rows, right={0, 3}))
     if rules.order is Order.ORDERED_PLAYER:
         lines.append(_("(each player orders each of these once: {deals} deals)").format(deals=len(rules.slots)))
@@ -57,6 +61,11 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
     if rules.limit is not None:
         lines.append(_("played until a total reaches {limit}; the fewest minus points win").format(
             limit=num(-rules.limit)))
+    elif rules.bidding:  # the plus half depends on the bids: say how, not a number the sheet will not hold
+        unit = next(g.units["trumps"] for g in rules.games.values() if g.kind is Kind.TRUMPS)
+        lines.append(f"{word('minus', lang)} = {num(rules.stage_total(0))}   " + _(
+            "{plus} = +{most} less {unit}·min(bid, the declarer's tricks) for each trump deal; the game is not "
+            "zero-sum").format(plus=word("plus", lang), most=rules.stage_total(1), unit=unit))
     else:
         lines.append(f"{word('minus', lang)} = {num(rules.stage_total(0))}   {word('plus', lang)} = +{rules.stage_total(1)}"
                      f"   {word('total', lang)} = {num(rules.grand_total)}")
@@ -70,10 +79,17 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
         lines.append(_("trump deals: the declarer's bid is taken off their tricks (bid = N)"))
     if rules.buyout:
         lines.append(_("trump deals may be bought: buyer = …, price = N tricks"))
-    for note in tpl.notes:
+    for note in tpl.notes_in(lang):
         lines.append(_("note: {note}").format(note=note))
     return "\n".join(lines)
 
+
+ORDER_WORDS = {
+    Order.FIXED: N_("deal by deal as on the blank"),
+    Order.ORDERED_TABLE: N_("the table orders each game once, in any order"),
+    Order.ORDERED_PLAYER: N_("each player orders each game once"),
+    Order.TO_LIMIT: N_("one game, dealt until a total reaches the limit"),
+}
 
 TURN_WORDS = {
     Turn.LEFT: N_("the player left of the dealer (the turn passes round the table with the deal)"),
@@ -86,11 +102,9 @@ def turn_lines(rules: Rules) -> list[str]:
     """Whose turn it is, as `rules ID` shows it: only where the rules have such a turn."""
     out = []
     if any(g.kind is Kind.TRUMPS for g in rules.games.values()):
-        out.append(_('who declares a trump deal: {who} [turn] trumps = "{turn}"').format(
-            who=_(TURN_WORDS[rules.declares]), turn=rules.declares))
+        out.append(_("who declares a trump deal: {who}").format(who=_(TURN_WORDS[rules.declares])))
     if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
-        out.append(_('who orders a game: {who} [turn] orders = "{turn}"').format(
-            who=_(TURN_WORDS[rules.orders]), turn=rules.orders))
+        out.append(_("who orders a game: {who}").format(who=_(TURN_WORDS[rules.orders])))
     return out
 
 
