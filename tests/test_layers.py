@@ -16,9 +16,11 @@ ALLOWED = {
     "core": {"core"},
     "files": {"core", "files"},
     "render": {"core", "render"},
-    "serve": {"core", "files", "render", "serve"},  # the phone page: a layer beside the command line
+    "table": {"core", "files", "render", "table"},  # the application layer: every flow a screen starts
+    "serve": {"core", "files", "render", "table", "serve"},  # the phone page: a layer beside the command line
+    "site": {"core", "files", "render", "table", "site"},  # the phone app, offline in the browser
     "scan": {"core", "files", "render", "scan"},  # the photographed blank, read back
-    "cli": {"core", "files", "render", "serve", "scan", "cli"},
+    "cli": {"core", "files", "render", "table", "serve", "scan", "site", "cli"},
 }
 
 

@@ -743,7 +743,7 @@ YES = ("y", "yes", "д", "да")
 
 # --- sheets: PDF, XLSX, CSV -------------------------------------------------------------------------
 
-OUTPUTS = {".pdf", ".xlsx", ".csv", ".json"}
+OUTPUTS = {".pdf", ".xlsx", ".csv", ".json"}  # kingsheet.table.formats.EXPORTS
 
 
 def _output(path: Path, allowed: set[str]) -> str:
@@ -797,34 +797,16 @@ def export_cmd(
     lang: Lang = "",
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
 ) -> None:
-    from kingsheet.core.money import settlement_of
     from kingsheet.core.verify import verify
     from kingsheet.files.load import load_any
     from kingsheet.files.storage import write_new
+    from kingsheet.table.formats import exported
 
     suffix = _output(output, OUTPUTS)
     file = file or _current_named()
     try:
         report = verify(load_any(file))
-        money = settlement_of(report)
-        if suffix == ".pdf":
-            from kingsheet.render.pdf import sheet_pdf
-
-            data = sheet_pdf(report, money, lang)
-        elif suffix == ".xlsx":
-            from kingsheet.render.xlsx import sheet_xlsx
-
-            data = sheet_xlsx(report, money, lang)
-        elif suffix == ".csv":
-            from kingsheet.files.importers.csv import write_csv
-
-            data = write_csv(report.game).encode("utf-8")
-        else:
-            import json
-
-            obj = report.as_json()
-            obj["settlement"] = money.as_json() if money else None
-            data = (json.dumps(obj, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        data = exported(report, suffix, lang)
         write_new(output, data, force)
     except Unusable as exc:
         fail_on(exc)
@@ -843,12 +825,8 @@ def import_cmd(
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
     lang: Lang = "",
 ) -> None:
-    import os
-
-    from kingsheet.core.rules import is_template_path
     from kingsheet.core.verify import verify
-    from kingsheet.files.edits import append_deals, new_game_text
-    from kingsheet.files.load import load_any
+    from kingsheet.files.load import game_file_text, load_any
     from kingsheet.files.storage import write_new
 
     if sheet.suffix.lower() not in (".xlsx", ".xlsm", ".csv"):
@@ -856,16 +834,7 @@ def import_cmd(
     _output(output, {".toml"})
     try:
         game = load_any(sheet, rules_id)
-        ref = game.rules_ref
-        if is_template_path(ref) and not Path(ref).is_absolute():
-            # read beside the sheet; written so it still resolves beside the game file
-            ref = os.path.relpath((sheet.parent / ref).resolve(), output.resolve().parent)
-        text = new_game_text(ref, game.players, dict(game.rules.options), game.first_dealer, dict(game.money),
-                             game.title, game.date)
-        keys = ("game", "points", "taken", "orderer", "declarer", "contract", "bid", "buyer", "price", "note", "forced")
-        # the game by its id, as kingsheet writes it (a sheet shows its label)
-        text = append_deals(text, [{**{k: getattr(deal, k) for k in keys},
-                                    "game": game.rules.find_game(deal.game) or deal.game} for deal in game.deals])
+        text = game_file_text(game, sheet.parent, output.resolve().parent)
         write_new(output, text.encode("utf-8"), force)
     except Unusable as exc:
         fail_on(exc)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from kingsheet.core.game import GameFile, parse_taken
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
-from kingsheet.core.rules import Order, Rules
+from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
 if TYPE_CHECKING:
@@ -18,6 +18,27 @@ if TYPE_CHECKING:
 
 #: What a deal may carry besides its cells, as a person types it (``declarer=Боря``).
 EXTRA_KEYS = ("declarer", "buyer", "orderer", "bid", "price", "contract", "note")
+
+
+def asked_fields(rules: Rules, game_id: str) -> tuple[str, ...]:
+    """The fields besides the cells that a deal of this game asks for under these rules, in the
+    order a form shows them (the note, which any deal may carry, is not among them)."""
+    g = rules.games[game_id]
+    asked: list[str] = []
+    if g.kind is Kind.TRUMPS:
+        asked.append("declarer")
+        if rules.bidding:
+            asked.append("bid")
+        if rules.buyout:
+            asked += ["buyer", "price"]
+        asked.append("contract")
+    elif g.kind is Kind.CARDS and g.choose_suit:
+        asked.append("contract")
+        if g.bid:
+            asked += ["declarer", "bid"]
+    if rules.order.value not in ("fixed", "to-limit"):
+        asked.append("orderer")
+    return tuple(asked)
 
 
 class TakenError(InputError):

@@ -47,6 +47,11 @@ class Deal:
     confirm: bool = False  # read from a photo and not yet confirmed by a person (kingsheet scan)
 
 
+#: A deal's fields as a game file writes them, in the order it writes them (its number is its place).
+DEAL_FIELDS = ("game", "orderer", "declarer", "contract", "bid", "buyer", "price", "points", "taken", "note",
+               "forced", "confirm")
+
+
 @dataclass(frozen=True)
 class GameFile:
     rules: Rules

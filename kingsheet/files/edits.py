@@ -13,8 +13,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kingsheet.core.game import DEAL_FIELDS
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
+
+FLAGS = ("forced", "confirm")  # written only when true
 
 if TYPE_CHECKING:  # tomlkit is loaded only where a whole document is edited (start-up time)
     import tomlkit
@@ -64,25 +67,21 @@ def deal_table(fields: Mapping[str, Any]) -> Table:
     import tomlkit
 
     table = tomlkit.table()
-    for key in ("game", "orderer", "declarer", "contract", "bid", "buyer", "price"):
-        if fields.get(key) is not None:
-            table.add(key, fields[key])
-    if fields.get("points") is not None:
-        table.add("points", list(fields["points"]))
-    if fields.get("taken") is not None:
-        arr = tomlkit.array()
-        for counts in fields["taken"]:
-            inline = tomlkit.inline_table()
-            inline.update(counts)
-            arr.append(inline)
-        arr.multiline(True)
-        table.add("taken", arr)
-    if fields.get("note"):
-        table.add("note", fields["note"])
-    if fields.get("forced"):
-        table.add("forced", True)
-    if fields.get("confirm"):
-        table.add("confirm", True)
+    for key in DEAL_FIELDS:
+        value = fields.get(key)
+        if key == "taken" and value is not None:
+            arr = tomlkit.array()
+            for counts in value:
+                inline = tomlkit.inline_table()
+                inline.update(counts)
+                arr.append(inline)
+            arr.multiline(True)
+            table.add("taken", arr)
+        elif key in FLAGS or key == "note":
+            if value:
+                table.add(key, value)
+        elif value is not None:
+            table.add(key, list(value) if key == "points" else value)
     return table
 
 
@@ -127,20 +126,17 @@ def _tables(many: Sequence[Mapping[str, Any]]) -> str:
     out = []
     for fields in many:
         lines = ["[[deals]]"]
-        for key in ("game", "orderer", "declarer", "contract", "bid", "buyer", "price"):
-            if fields.get(key) is not None:
-                lines.append(f"{key} = {_toml_value(fields[key])}")
-        if fields.get("points") is not None:
-            lines.append(f"points = {_toml_value(list(fields['points']))}")
-        if fields.get("taken") is not None:
-            rows = ["{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in counts.items()) + "}"
-                    for counts in fields["taken"]]
-            lines.append("taken = [\n" + "".join(f"    {row},\n" for row in rows) + "]")
-        if fields.get("note"):
-            lines.append(f"note = {_toml_value(fields['note'])}")
-        for flag in ("forced", "confirm"):
-            if fields.get(flag):
-                lines.append(f"{flag} = true")
+        for key in DEAL_FIELDS:
+            value = fields.get(key)
+            if key == "taken" and value is not None:
+                rows = ["{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in counts.items()) + "}"
+                        for counts in value]
+                lines.append("taken = [\n" + "".join(f"    {row},\n" for row in rows) + "]")
+            elif key in FLAGS or key == "note":
+                if value:
+                    lines.append(f"{key} = {_toml_value(value)}")
+            elif value is not None:
+                lines.append(f"{key} = {_toml_value(list(value) if key == 'points' else value)}")
         out.append("\n".join(lines) + "\n")
     return "\n".join(out)
 

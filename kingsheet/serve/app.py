@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import datetime as dt
 import hmac
 import json
 import time
-from collections.abc import Awaitable, Callable, Collection, Mapping, MutableMapping
-from decimal import Decimal
+from collections.abc import Awaitable, Callable, Collection, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +30,8 @@ from starlette.routing import Route
 
 from kingsheet.core import i18n
 from kingsheet.core.i18n import _, ngettext
-from kingsheet.core.problems import InputError, Unusable, num
+from kingsheet.table import actions
+from kingsheet.table.actions import Answer
 
 MAX_BODY = 16 * 1024  # a deal, an edit or a new game is a few hundred bytes
 MAX_LISTENERS = 64  # phones following the sheet at once
@@ -44,7 +43,7 @@ ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; char
 TOKEN_HEADER = "x-kingsheet-token"
 LOCAL_HOSTS = ("127.0.0.1", "localhost")  # the names a browser on this computer uses for it
 MAX_JSON_DEPTH = 20  # a deal is three levels deep
-MAX_RULES_REF = 120  # a bundled id or a template file's name
+DOWNLOADS = ("pdf", "xlsx", "csv", "toml")  # /download/{kind}: the sheet as a file (kingsheet.table.formats)
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",
@@ -258,10 +257,8 @@ def _depth(text: str) -> int:
     return deepest
 
 
-class _Answer(Exception):
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status, self.message, self.extra = status, message, extra
+class _Answer(Answer):
+    """An answer given by the server itself (not the application layer)."""
 
 
 def _json(obj: Any, status: int = 200) -> JSONResponse:
@@ -279,8 +276,8 @@ def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_H
             with i18n.speaking(lang):  # every answer in the page's language, errors too
                 try:
                     return await work(request, table, lang)
-                except _Answer as exc:
-                    return _json({"ok": False, "error": exc.message, **exc.extra}, exc.status)
+                except Answer as exc:  # the server's own refusals and the application layer's
+                    return _json(exc.as_json(), exc.status)
 
         return handle
 
@@ -338,122 +335,25 @@ async def _threaded(lang: str, work: Callable[[], Any]) -> Any:
 
 
 async def state(request: Request, table: Table, lang: str) -> Response:
-    return await _remembered(table, "state", lang, sheet_state)
+    return await _remembered(table, "state", lang, lambda: {**actions.state(table.path, lang),
+                                                             "version": table.version()})
 
 
-async def _remembered(table: Table, what: str, lang: str, build: Callable[[Table, str], dict[str, Any]]) -> Response:
+async def money(request: Request, table: Table, lang: str) -> Response:
+    return await _remembered(table, "money", lang, lambda: actions.money(table.path, lang))
+
+
+async def _remembered(table: Table, what: str, lang: str, build: Callable[[], dict[str, Any]]) -> Response:
     """An answer from the game file: the kept one while the file is as it was (no thread, no
     reading), else built afresh in a thread and kept."""
     body = table.remembered(what, lang)
     if body is None:
         def work() -> bytes:
             version = table.version()  # before reading: a change meanwhile is built again next time
-            return table.keep(what, lang, version, build(table, lang))
+            return table.keep(what, lang, version, build())
 
         body = await _threaded(lang, work)
     return Response(body, media_type="application/json")
-
-
-def sheet_state(table: Table, lang: str) -> dict[str, Any]:
-    """Everything the page shows: the rows as on the paper blank, ИТОГО, the problems, and what the
-    next deal needs. Names and notes are plain strings; the page writes them as text."""
-    from kingsheet.core.entry import next_game
-    from kingsheet.core.verify import verify
-    from kingsheet.files.gamefile import load_game
-    from kingsheet.render.labels import word
-    from kingsheet.render.sheet import rows_for
-    from kingsheet.render.text import status_line
-
-    version = table.version()
-    try:
-        game = load_game(table.path)
-    except Unusable as exc:
-        return {"ok": False, "error": str(exc), "version": version, "words": words(lang), "lang": lang}
-    report = verify(game)
-    rules = game.rules
-    rows = []
-    for r in rows_for(rules, report, None, lang):
-        rows.append({"number": r.number, "game": r.game, "game_id": r.game_id,
-                     "points": None if r.points is None else num(r.points), "cells": list(r.cells),
-                     "values": list(r.values) if r.values is not None else None, "dealer": r.dealer, "who": r.who,
-                     "played": r.number <= len(game.deals), "ok": r.ok, "mark": r.mark, "stage": r.stage,
-                     "stage_start": r.stage_start})
-    totals = [[word("minus", lang), *[num(report.totals[p].minus) for p in game.players]],
-              [word("plus", lang), *[num(report.totals[p].plus) for p in game.players]],
-              [word("total", lang), *[num(report.totals[p].total) for p in game.players]]]
-    if rules.limit is not None:
-        totals = totals[2:]
-    k = len(game.deals) + 1
-    nxt = None if report.complete else next_game(game, report)
-    return {
-        "_template": str(rules.template.path) if rules.template.path else None,
-        "ok": True, "version": version, "lang": lang, "file": table.path.name, "rules": rules.id,
-        "title": game.title or rules.template.name.get(lang, rules.id),
-        "players": list(game.players), "rows": rows, "totals": totals, "deals": len(game.deals),
-        "complete": report.complete, "sheet_ok": report.ok, "status": status_line(report),
-        "problems": [p.message for p in report.problems],
-        "games": [_game_info(rules, g, lang) for g in rules.games.values()],
-        "ordered": rules.order.value not in ("fixed", "to-limit"),
-        "next": None if report.complete else {
-            "number": k, "game": nxt, "dealer": game.dealer_of(k), "on_turn": game.on_turn(k),
-        },
-        "words": words(lang),
-    }
-
-
-def _game_info(rules: Any, g: Any, lang: str) -> dict[str, Any]:
-    from kingsheet.core.rules import Kind
-    from kingsheet.core.scoring import cell_sign
-
-    extras = []
-    if g.kind is Kind.TRUMPS:
-        extras.append("declarer")
-        if rules.bidding:
-            extras.append("bid")
-        if rules.buyout:
-            extras += ["buyer", "price"]
-        extras.append("contract")
-    elif g.kind is Kind.CARDS and g.choose_suit:
-        extras.append("contract")
-        if g.bid:
-            extras += ["declarer", "bid"]
-    if rules.order.value not in ("fixed", "to-limit"):
-        extras.append("orderer")
-    counts = list(g.categories) if g.kind in (Kind.ERALASH, Kind.SINGLE) and g.categories else []
-    return {"id": g.id, "label": g.label(lang), "total": num(g.total), "sign": cell_sign(rules, g),
-            "extras": extras, "counts": counts if len(counts) > 1 else []}
-
-
-def words(lang: str) -> dict[str, str]:
-    """The page's own words, from the catalog."""
-    from kingsheet.core.vocabulary import COUNT_WORDS
-    from kingsheet.render.labels import word
-
-    out = {
-        "sheet": _("Sheet"), "money": _("Money"), "new": _("New game"), "deal": word("deal", lang),
-        "game": word("game", lang), "points": word("points", lang),
-        "save": _("Save the deal"), "save_edit": _("Save the correction"), "cancel": _("Cancel"),
-        "undo": _("Undo the last deal"), "undo_confirm": _("Remove the last deal?"),
-        "next": _("Deal {number}: {game}, {dealer} deals"), "next_free": _("Deal {number}, {dealer} deals"),
-        "edit": _("Correct deal {number}: {game}"), "taken": _("What each took"), "by_points": _("Points"),
-        "declarer": word("declarer", lang), "orderer": word("orderer", lang), "bid": _("Bid"),
-        "buyer": _("Bought by"), "nobody": _("nobody"), "price": _("Price (tricks)"),
-        "contract": _("Contract"), "note": _("Note"), "complete": _("The sheet is complete."), "offline": _("No connection; trying again…"),
-        "elsewhere": _("Deal {number} was entered on another phone or terminal."),
-        "elsewhere_kept": _("Deal {number} was entered on another phone or terminal; what you typed is kept "
-                            "in the form for the next deal: compare it with that row, then correct or clear it."),
-        "pairwise": _("Pair by pair"), "pot": _("Through the pot"),
-        "player": word("player", lang), "total_word": word("total", lang), "balance": _("Wins (+) or pays (−)"),
-        "pairs": _("What each pair settles"),
-        "stake": word("stake", lang), "transfers": word("transfers", lang),
-        "nobody_owes": _("nobody owes anything"), "not_final": _("Not final: the sheet is unfinished or has problems."),
-        "rules": _("Rules"), "players_in_order": _("Players, clockwise from the first dealer"),
-        "start": _("Start the game"),
-        "tap_to_edit": _("Tap a played row to correct it."), "language": _("Русский / English"),
-    }
-    for cat, names in COUNT_WORDS.items():
-        out[f"count_{cat}"] = names.get(lang, names["en"])
-    return out
 
 
 def _full() -> str:
@@ -511,79 +411,15 @@ class _Followed(StreamingResponse):
             self.table.listeners -= 1
 
 
-async def money(request: Request, table: Table, lang: str) -> Response:
-    return await _remembered(table, "money", lang, money_state)
-
-
-def money_state(table: Table, lang: str) -> dict[str, Any]:
-    """Both settlements with the game's stake: pair by pair and through the pot (against the mean
-    where the totals do not sum to zero), marked not final on an unfinished sheet or one with problems."""
-    from kingsheet.core.money import fmt_money, local_decimal, settle, settlement_of
-    from kingsheet.core.verify import verify
-    from kingsheet.files.gamefile import load_game
-    from kingsheet.render.money import signed_money
-
-    report = verify(load_game(table.path))
-    base = settlement_of(report)
-    stake = base.stake if base else Decimal(1)
-    currency = base.currency if base else "RUB"
-    totals = {p: t.total for p, t in report.totals.items()}
-    template = report.game.rules.template.path
-    out: dict[str, Any] = {"final": report.complete and report.ok, "ok": True,
-                           "_template": str(template) if template else None}
-    for method in ("pairwise", "pot"):
-        s = settle(totals, stake, currency, method, pot_mean=True)
-        out[method] = {
-            "stake": f"{local_decimal(s.stake)} {s.symbol}",
-            "rows": [[p, num(int(s.totals[p])) if s.totals[p] == int(s.totals[p]) else local_decimal(s.totals[p]),
-                      signed_money(s.settled[p], s)] for p in s.totals],
-            "transfers": [[t.payer, t.payee, fmt_money(t.amount, s)] for t in s.transfers],
-            "pairs": [[t.payer, t.payee, fmt_money(t.amount, s)] for t in s.pairs],
-            "notes": list(s.notes),
-        }
-    return out
-
-
 async def rules_list(request: Request, table: Table, lang: str) -> Response:
-    def work() -> list[dict[str, Any]]:
-        from kingsheet.core.rules import load_template, template_ids
-
-        out = []
-        for tid in template_ids():
-            tpl = load_template(tid)
-            out.append({"id": tid, "name": tpl.name.get(lang, tid), "players": tpl.players})
-        return out
-
-    return _json(await _threaded(lang, work))
+    return _json(await _threaded(lang, lambda: actions.rule_systems(lang)))
 
 
 async def download(request: Request, table: Table, lang: str) -> Response:
     kind = request.path_params["kind"]
-    if kind not in ("pdf", "xlsx"):
+    if kind not in DOWNLOADS:
         raise _Answer(404, _("no such page"))
-
-    def work() -> bytes:
-        from kingsheet.core.money import settlement_of
-        from kingsheet.core.verify import verify
-        from kingsheet.files.gamefile import load_game
-
-        report = verify(load_game(table.path))
-        money = settlement_of(report)
-        if kind == "pdf":
-            from kingsheet.render.pdf import sheet_pdf
-
-            return sheet_pdf(report, money, lang)
-        from kingsheet.render.xlsx import sheet_xlsx
-
-        return sheet_xlsx(report, money, lang)
-
-    try:
-        data = await _threaded(lang, work)
-    except Unusable as exc:
-        raise _Answer(400, str(exc)) from None
-    media = "application/pdf" if kind == "pdf" else \
-        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-    name = table.path.with_suffix("." + kind).name
+    data, media, name = await _threaded(lang, lambda: actions.export(table.path, "." + kind, lang))
     return Response(data, media_type=media, headers={
         "content-disposition": f"attachment; filename=\"sheet.{kind}\"; filename*=UTF-8''{_quote(name)}"})
 
@@ -596,169 +432,34 @@ def _quote(name: str) -> str:
 
 # ---- writing ----------------------------------------------------------------------------------
 
-def _seen(body: Mapping[str, Any]) -> int:
-    seen = body.get("seen")
-    if isinstance(seen, bool) or not isinstance(seen, int) or seen < 0:
-        raise _Answer(400, _("the request does not say how many deals the screen showed"))
-    return seen
-
-
-def _fields(game: Any, number: int, body: Mapping[str, Any], keep: Any = None) -> dict[str, Any]:
-    """A deal's fields from the form, with the CLI's own parsing: points typed as magnitudes take
-    the game's sign; names must be the table's; what each took is checked as in a game file."""
-    from kingsheet.core.entry import deal_fields, signed_points
-
-    rules = game.rules
-    gid = rules.find_game(str(body.get("game") or ""))
-    if gid is None:
-        raise _Answer(400, _("{id} has no game '{game}'").format(id=rules.id, game=str(body.get("game"))[:40]))
-    taken = body.get("taken")
-    points = body.get("points")
-    if taken is not None:
-        if not isinstance(taken, list) or not all(isinstance(t, dict) for t in taken):
-            raise _Answer(400, _("what each took must be a list, one entry per player"))
-        if not any(str(v).strip() for t in taken for v in t.values()):
-            raise _Answer(400, _("the row is empty: type what each player took"))
-        tokens: list[str] = []
-    else:
-        if not isinstance(points, list) or not all(isinstance(v, (int, str)) and not isinstance(v, bool)
-                                                   for v in points):
-            raise _Answer(400, _("the points must be a list, one per player"))
-        if points and not any(str(v).strip() for v in points):
-            raise _Answer(400, _("the row is empty: type each player's points (0 for nothing)"))
-        tokens = signed_points(rules, gid, [str(v)[:12] for v in points])
-    extras = {k: body[k] for k in ("declarer", "orderer", "buyer", "bid", "price", "contract", "note")
-              if body.get(k) not in (None, "")}
-    for key in ("bid", "price"):
-        if key in extras:
-            extras[key] = str(extras[key])[:6]
-    if keep is not None:  # an edit keeps what the form does not show (not the note of a row read from a photo)
-        for key in ("declarer", "orderer", "contract", "bid", "buyer", "price", *(() if keep.confirm else ("note",))):
-            if getattr(keep, key) is not None and key not in extras and key not in body:
-                extras[key] = getattr(keep, key)
-    return deal_fields(game, number, gid, tokens, taken, extras)
-
-
-def _refused(exc: Any) -> _Answer:
-    return _Answer(422, "; ".join(p.message for p in exc.problems), problems=[p.message for p in exc.problems])
-
-
 async def _write(table: Table, lang: str, work: Callable[[], str]) -> Response:
-    from kingsheet.files.changes import Refused
-
-    try:
-        message = await _threaded(lang, work)
-    except _Answer:
-        raise
-    except Refused as refused:
-        raise _refused(refused) from None
-    except InputError as exc:
-        from kingsheet.files.changes import Stale
-
-        raise _Answer(409 if isinstance(exc, Stale) else 400, str(exc)) from None
-    except Unusable as exc:
-        raise _Answer(503, str(exc)) from None
+    message = await _threaded(lang, work)
     table.changed()
     return _json({"ok": True, "message": message})
 
 
 async def post_deal(request: Request, table: Table, lang: str) -> Response:
     body = await _body(request)
-    seen = _seen(body)
-
-    def work() -> str:
-        from kingsheet.files.changes import add_deal
-        from kingsheet.files.gamefile import load_game
-
-        game = load_game(table.path)
-        change = add_deal(table.path, _fields(game, seen + 1, body), seen=seen)
-        return _("✓ deal {number} saved").format(number=change.number)
-
-    return await _write(table, lang, work)
+    return await _write(table, lang, lambda: actions.deal(table.path, body))
 
 
 async def post_edit(request: Request, table: Table, lang: str) -> Response:
     body = await _body(request)
-    seen = _seen(body)
-    number = body.get("number")
-
-    def work() -> str:
-        from kingsheet.files.changes import edit_deal
-        from kingsheet.files.gamefile import load_game
-
-        game = load_game(table.path)
-        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(game.deals):
-            raise _Answer(400, _("there is no deal {number}; the sheet has {deals}").format(
-                number=str(number)[:10], deals=len(game.deals)))
-        old = game.deals[number - 1]
-        change = edit_deal(table.path, number, _fields(game, number, body, keep=old), seen=seen)
-        return _("✓ deal {number} corrected").format(number=change.number)
-
-    return await _write(table, lang, work)
+    return await _write(table, lang, lambda: actions.edit(table.path, body))
 
 
 async def post_undo(request: Request, table: Table, lang: str) -> Response:
     body = await _body(request)
-    seen = _seen(body)
-
-    def work() -> str:
-        from kingsheet.files.changes import undo_deal
-
-        change = undo_deal(table.path, seen=seen)
-        return _("deal {number} removed").format(number=change.number)
-
-    return await _write(table, lang, work)
+    return await _write(table, lang, lambda: actions.undo(table.path, body))
 
 
 async def post_new(request: Request, table: Table, lang: str) -> Response:
-    """A new game in the same folder, under a name kingsheet chooses (the date and a number): the
-    page never names a path. The server then serves the new game."""
+    """A new game in the same folder, under a name kingsheet chooses: the page never names a path.
+    The server then serves the new game."""
     body = await _body(request)
 
     def work() -> str:
-        from kingsheet.files.creation import create_game
+        table.path = actions.new_game(table.folder, body)
+        return _("new game: {file}").format(file=table.path.name)
 
-        players = body.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise _Answer(400, _("the players must be a list of names"))
-        names = [p.strip() for p in players]
-        empty = [i for i, p in enumerate(names, 1) if not p]
-        if empty:
-            raise _Answer(400, _("player {n} has no name").format(n=empty[0]))
-        stake = str(body.get("stake") or "").strip().replace(",", ".") or None
-        rules = _rules_ref(body.get("rules"), table.folder)
-        path = _fresh_name(table.folder)
-        create_game(path, rules, names, None, None, stake)
-        table.path = path
-        return _("new game: {file}").format(file=path.name)
-
-    from kingsheet.core.rules import RulesError
-
-    try:
-        return await _write(table, lang, work)
-    except RulesError as exc:
-        raise _Answer(400, str(exc)) from None
-
-
-def _rules_ref(given: Any, folder: Path) -> str:
-    """What a phone may name as the rules of a new game: a bundled rule system, or a template file
-    lying in the game's own folder, by its name. Nothing else on the computer is read."""
-    from kingsheet.core.rules import template_ids
-
-    ref = given if isinstance(given, str) else ""
-    if ref in template_ids():
-        return ref
-    plain = 0 < len(ref) <= MAX_RULES_REF and ref.endswith(".toml") and Path(ref).name == ref and \
-        not ref.startswith(".") and "\\" not in ref
-    if plain and (folder / ref).is_file() and (folder / ref).resolve().parent == folder:
-        return str(folder / ref)
-    raise _Answer(400, _("the rules must be a bundled rule system or a template file in the game's folder"))
-
-
-def _fresh_name(folder: Path) -> Path:
-    today = dt.date.today().isoformat()
-    for k in range(1, 1000):
-        path = folder / f"{today}-{k}.toml"
-        if not path.exists():
-            return path
-    raise _Answer(409, _("too many games today in this folder"))
+    return await _write(table, lang, work)

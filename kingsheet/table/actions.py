@@ -1,0 +1,381 @@
+"""Every flow a screen at the table starts, once: the sheet's state, the money, the rule systems,
+a deal, a correction, undo, a new game, the sheet as a file, a sheet brought in. The phone page of
+`kingsheet serve` calls these over HTTP; the phone app of `kingsheet site` calls the same ones in
+its worker, on a game file in the browser's own file system. They read and write through the same
+checked, locked, atomic saves as the commands (kingsheet.files.changes).
+
+A request is a dict as the page sent it (JSON); an answer is a dict for the page, or ``Answer``
+raised with the status a web server would give and one sentence in the current language.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from kingsheet.core.i18n import _
+from kingsheet.core.problems import InputError, Unusable, num
+
+MAX_RULES_REF = 120  # a bundled id or a template file's name
+MAX_TEMPLATE_BYTES = 64 * 1024  # a house template is a page of TOML
+
+
+class Answer(Exception):
+    """A request that cannot be done, with the HTTP status that says why, and one sentence."""
+
+    def __init__(self, status: int, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.extra = status, message, extra
+
+    def as_json(self) -> dict[str, Any]:
+        return {"ok": False, "error": self.message, **self.extra}
+
+
+# ---- reading ----------------------------------------------------------------------------------
+
+def state(path: Path, lang: str) -> dict[str, Any]:
+    """Everything the page shows: the rows as on the paper blank, ИТОГО, the problems, and what the
+    next deal needs. Names and notes are plain strings; the page writes them as text."""
+    from kingsheet.core.entry import next_game
+    from kingsheet.core.verify import verify
+    from kingsheet.files.gamefile import load_game
+    from kingsheet.render.labels import word
+    from kingsheet.render.sheet import rows_for
+    from kingsheet.render.text import status_line
+
+    try:
+        game = load_game(path)
+    except Unusable as exc:
+        return {"ok": False, "error": str(exc), "words": words(lang), "lang": lang}
+    report = verify(game)
+    rules = game.rules
+    rows = []
+    for r in rows_for(rules, report, None, lang):
+        rows.append({"number": r.number, "game": r.game, "game_id": r.game_id,
+                     "points": None if r.points is None else num(r.points), "cells": list(r.cells),
+                     "values": list(r.values) if r.values is not None else None, "dealer": r.dealer, "who": r.who,
+                     "played": r.number <= len(game.deals), "ok": r.ok, "mark": r.mark, "stage": r.stage,
+                     "stage_start": r.stage_start})
+    totals = [[word("minus", lang), *[num(report.totals[p].minus) for p in game.players]],
+              [word("plus", lang), *[num(report.totals[p].plus) for p in game.players]],
+              [word("total", lang), *[num(report.totals[p].total) for p in game.players]]]
+    if rules.limit is not None:
+        totals = totals[2:]
+    k = len(game.deals) + 1
+    nxt = None if report.complete else next_game(game, report)
+    return {
+        "_template": str(rules.template.path) if rules.template.path else None,
+        "ok": True, "lang": lang, "file": path.name, "rules": rules.id,
+        "title": game.title or rules.template.name.get(lang, rules.id),
+        "players": list(game.players), "rows": rows, "totals": totals, "deals": len(game.deals),
+        "complete": report.complete, "sheet_ok": report.ok, "status": status_line(report),
+        "problems": [p.message for p in report.problems],
+        "games": [_game_info(rules, g, lang) for g in rules.games.values()],
+        "ordered": rules.order.value not in ("fixed", "to-limit"),
+        "next": None if report.complete else {
+            "number": k, "game": nxt, "dealer": game.dealer_of(k), "on_turn": game.on_turn(k),
+        },
+        "words": words(lang),
+    }
+
+
+def _game_info(rules: Any, g: Any, lang: str) -> dict[str, Any]:
+    from kingsheet.core.entry import asked_fields
+    from kingsheet.core.rules import Kind
+    from kingsheet.core.scoring import cell_sign
+
+    counts = list(g.categories) if g.kind in (Kind.ERALASH, Kind.SINGLE) and g.categories else []
+    return {"id": g.id, "label": g.label(lang), "total": num(g.total), "sign": cell_sign(rules, g),
+            "extras": list(asked_fields(rules, g.id)), "counts": counts if len(counts) > 1 else []}
+
+
+def words(lang: str) -> dict[str, str]:
+    """The page's own words, from the catalog."""
+    from kingsheet.core.vocabulary import COUNT_WORDS
+    from kingsheet.render.labels import word
+
+    out = {
+        "sheet": _("Sheet"), "money": _("Money"), "new": _("New game"), "deal": word("deal", lang),
+        "game": word("game", lang), "points": word("points", lang),
+        "save": _("Save the deal"), "save_edit": _("Save the correction"), "cancel": _("Cancel"),
+        "undo": _("Undo the last deal"), "undo_confirm": _("Remove the last deal?"),
+        "next": _("Deal {number}: {game}, {dealer} deals"), "next_free": _("Deal {number}, {dealer} deals"),
+        "edit": _("Correct deal {number}: {game}"), "taken": _("What each took"), "by_points": _("Points"),
+        "declarer": word("declarer", lang), "orderer": word("orderer", lang), "bid": _("Bid"),
+        "buyer": _("Bought by"), "nobody": _("nobody"), "price": _("Price (tricks)"),
+        "contract": _("Contract"), "note": _("Note"), "complete": _("The sheet is complete."), "offline": _("No connection; trying again…"),
+        "elsewhere": _("Deal {number} was entered on another phone or terminal."),
+        "elsewhere_kept": _("Deal {number} was entered on another phone or terminal; what you typed is kept "
+                            "in the form for the next deal: compare it with that row, then correct or clear it."),
+        "pairwise": _("Pair by pair"), "pot": _("Through the pot"),
+        "player": word("player", lang), "total_word": word("total", lang), "balance": _("Wins (+) or pays (−)"),
+        "pairs": _("What each pair settles"),
+        "stake": word("stake", lang), "transfers": word("transfers", lang),
+        "nobody_owes": _("nobody owes anything"), "not_final": _("Not final: the sheet is unfinished or has problems."),
+        "rules": _("Rules"), "players_in_order": _("Players, clockwise from the first dealer"),
+        "start": _("Start the game"),
+        "tap_to_edit": _("Tap a played row to correct it."), "language": _("Русский / English"),
+        # the phone app's own (kingsheet site)
+        "games": _("Games"), "open": _("Open"), "delete": _("Delete"),
+        "delete_confirm": _("Delete the game «{title}» from this phone? It cannot be brought back."),
+        "loading": _("Getting ready… the sheet is shown, the form waits for it."),
+        "ready_failed": _("kingsheet could not start on this phone: {error}"),
+        "storage_full": _("The phone's storage for this app is full: nothing was saved. Delete old games, "
+                          "or free space on the phone."),
+        "file_out": _("Game file (.toml)"), "share": _("Share"), "print": _("Print"),
+        "file_in": _("Open a game file or sheet (.toml, .xlsx, .csv)"),
+        "template_in": _("or a house template (.toml)"), "no_games": _("No games on this phone yet."),
+        "deals_of": _("{deals} of {total} deals"),
+    }
+    for cat, names in COUNT_WORDS.items():
+        out[f"count_{cat}"] = names.get(lang, names["en"])
+    return out
+
+
+def money(path: Path, lang: str) -> dict[str, Any]:
+    """Both settlements with the game's stake: pair by pair and through the pot (against the mean
+    where the totals do not sum to zero), marked not final on an unfinished sheet or one with problems."""
+    from kingsheet.core.money import fmt_money, local_decimal, settle, settlement_of
+    from kingsheet.core.verify import verify
+    from kingsheet.files.gamefile import load_game
+    from kingsheet.render.money import signed_money
+
+    report = verify(load_game(path))
+    base = settlement_of(report)
+    stake = base.stake if base else Decimal(1)
+    currency = base.currency if base else "RUB"
+    totals = {p: t.total for p, t in report.totals.items()}
+    template = report.game.rules.template.path
+    out: dict[str, Any] = {"final": report.complete and report.ok, "ok": True,
+                           "_template": str(template) if template else None}
+    for method in ("pairwise", "pot"):
+        s = settle(totals, stake, currency, method, pot_mean=True)
+        out[method] = {
+            "stake": f"{local_decimal(s.stake)} {s.symbol}",
+            "rows": [[p, num(int(s.totals[p])) if s.totals[p] == int(s.totals[p]) else local_decimal(s.totals[p]),
+                      signed_money(s.settled[p], s)] for p in s.totals],
+            "transfers": [[t.payer, t.payee, fmt_money(t.amount, s)] for t in s.transfers],
+            "pairs": [[t.payer, t.payee, fmt_money(t.amount, s)] for t in s.pairs],
+            "notes": list(s.notes),
+        }
+    return out
+
+
+def rule_systems(lang: str) -> list[dict[str, Any]]:
+    """The bundled rule systems a new game may follow: id, name and players."""
+    from kingsheet.core.rules import load_template, template_ids
+
+    out = []
+    for tid in template_ids():
+        tpl = load_template(tid)
+        out.append({"id": tid, "name": tpl.name.get(lang, tid), "players": tpl.players})
+    return out
+
+
+def export(path: Path, suffix: str, lang: str) -> tuple[bytes, str, str]:
+    """The sheet as a file: its bytes, media type and name (the game file's, with the suffix)."""
+    from kingsheet.core.verify import verify
+    from kingsheet.files.gamefile import load_game, read_text
+    from kingsheet.table.formats import EXPORTS, exported
+
+    name = path.with_suffix(suffix).name
+    if suffix == ".toml":
+        try:
+            return read_text(path).encode("utf-8"), "application/toml", name
+        except Unusable as exc:
+            raise Answer(400, str(exc)) from None
+    if suffix not in EXPORTS:
+        raise Answer(404, _("no such page"))
+    try:
+        return exported(verify(load_game(path)), suffix, lang), EXPORTS[suffix].media, name
+    except Unusable as exc:
+        raise Answer(400, str(exc)) from None
+
+
+# ---- writing ----------------------------------------------------------------------------------
+
+def seen_of(body: Mapping[str, Any]) -> int:
+    seen = body.get("seen")
+    if isinstance(seen, bool) or not isinstance(seen, int) or seen < 0:
+        raise Answer(400, _("the request does not say how many deals the screen showed"))
+    return seen
+
+
+def deal_fields_of(game: Any, number: int, body: Mapping[str, Any], keep: Any = None) -> dict[str, Any]:
+    """A deal's fields from the form, with the CLI's own parsing: points typed as magnitudes take
+    the game's sign; names must be the table's; what each took is checked as in a game file."""
+    from kingsheet.core.entry import EXTRA_KEYS, deal_fields, signed_points
+
+    rules = game.rules
+    gid = rules.find_game(str(body.get("game") or ""))
+    if gid is None:
+        raise Answer(400, _("{id} has no game '{game}'").format(id=rules.id, game=str(body.get("game"))[:40]))
+    taken = body.get("taken")
+    points = body.get("points")
+    if taken is not None:
+        if not isinstance(taken, list) or not all(isinstance(t, dict) for t in taken):
+            raise Answer(400, _("what each took must be a list, one entry per player"))
+        if not any(str(v).strip() for t in taken for v in t.values()):
+            raise Answer(400, _("the row is empty: type what each player took"))
+        tokens: list[str] = []
+    else:
+        if not isinstance(points, list) or not all(isinstance(v, (int, str)) and not isinstance(v, bool)
+                                                   for v in points):
+            raise Answer(400, _("the points must be a list, one per player"))
+        if points and not any(str(v).strip() for v in points):
+            raise Answer(400, _("the row is empty: type each player's points (0 for nothing)"))
+        tokens = signed_points(rules, gid, [str(v)[:12] for v in points])
+    extras = {k: body[k] for k in EXTRA_KEYS if body.get(k) not in (None, "")}
+    for key in ("bid", "price"):
+        if key in extras:
+            extras[key] = str(extras[key])[:6]
+    if keep is not None:  # an edit keeps what the form does not show (not the note of a row read from a photo)
+        for key in EXTRA_KEYS:
+            if key == "note" and keep.confirm:
+                continue
+            if getattr(keep, key) is not None and key not in extras and key not in body:
+                extras[key] = getattr(keep, key)
+    return deal_fields(game, number, gid, tokens, taken, extras)
+
+
+def _written(work: Callable[[], str]) -> str:
+    """A change's sentence, or Answer: refused with the row's problems (422), written meanwhile by
+    another screen (409), not a usable request (400), or the file unusable (503)."""
+    from kingsheet.files.changes import Refused, Stale
+
+    try:
+        return work()
+    except Refused as refused:
+        problems = [p.message for p in refused.problems]
+        raise Answer(422, "; ".join(problems), problems=problems) from None
+    except InputError as exc:
+        raise Answer(409 if isinstance(exc, Stale) else 400, str(exc)) from None
+    except Unusable as exc:
+        raise Answer(503, str(exc)) from None
+
+
+def deal(path: Path, body: Mapping[str, Any]) -> str:
+    """The next deal, checked; refused when its own row does not add up."""
+    from kingsheet.files.changes import add_deal
+    from kingsheet.files.gamefile import load_game
+
+    seen = seen_of(body)
+
+    def work() -> str:
+        game = load_game(path)
+        change = add_deal(path, deal_fields_of(game, seen + 1, body), seen=seen)
+        return _("✓ deal {number} saved").format(number=change.number)
+
+    return _written(work)
+
+
+def edit(path: Path, body: Mapping[str, Any]) -> str:
+    """A correction of any played deal, checked as a new one is."""
+    from kingsheet.files.changes import edit_deal
+    from kingsheet.files.gamefile import load_game
+
+    seen = seen_of(body)
+    number = body.get("number")
+
+    def work() -> str:
+        game = load_game(path)
+        if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(game.deals):
+            raise Answer(400, _("there is no deal {number}; the sheet has {deals}").format(
+                number=str(number)[:10], deals=len(game.deals)))
+        old = game.deals[number - 1]
+        change = edit_deal(path, number, deal_fields_of(game, number, body, keep=old), seen=seen)
+        return _("✓ deal {number} corrected").format(number=change.number)
+
+    return _written(work)
+
+
+def undo(path: Path, body: Mapping[str, Any]) -> str:
+    """The last deal removed (only if the screen saw the sheet as it is)."""
+    from kingsheet.files.changes import undo_deal
+
+    seen = seen_of(body)
+    return _written(lambda: _("deal {number} removed").format(number=undo_deal(path, seen=seen).number))
+
+
+def new_game(folder: Path, body: Mapping[str, Any]) -> Path:
+    """A new game in ``folder``, under a name kingsheet chooses (the date and a number): a screen
+    never names a path. The rules are a bundled id or a template file's name in that folder."""
+    from kingsheet.core.rules import RulesError
+    from kingsheet.files.creation import create_game
+
+    players = body.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise Answer(400, _("the players must be a list of names"))
+    names = [p.strip() for p in players]
+    empty = [i for i, p in enumerate(names, 1) if not p]
+    if empty:
+        raise Answer(400, _("player {n} has no name").format(n=empty[0]))
+    stake = str(body.get("stake") or "").strip().replace(",", ".") or None
+    rules = rules_ref(body.get("rules"), folder)
+    path = fresh_name(folder)
+    try:
+        _written(lambda: str(create_game(path, rules, names, None, None, stake)))
+    except RulesError as exc:
+        raise Answer(400, str(exc)) from None
+    return path
+
+
+def rules_ref(given: Any, folder: Path) -> str:
+    """What a screen may name as the rules of a new game: a bundled rule system, or a template file
+    lying in the game's own folder, by its name. Nothing else on the computer is read."""
+    from kingsheet.core.rules import template_ids
+
+    ref = given if isinstance(given, str) else ""
+    if ref in template_ids():
+        return ref
+    plain = 0 < len(ref) <= MAX_RULES_REF and ref.endswith(".toml") and Path(ref).name == ref and \
+        not ref.startswith(".") and "\\" not in ref
+    if plain and (folder / ref).is_file() and (folder / ref).resolve().parent == folder.resolve():
+        return str(folder / ref)
+    raise Answer(400, _("the rules must be a bundled rule system or a template file in the game's folder"))
+
+
+def fresh_name(folder: Path, suffix: str = ".toml") -> Path:
+    today = dt.date.today().isoformat()
+    for k in range(1, 1000):
+        path = folder / f"{today}-{k}{suffix}"
+        if not path.exists():
+            return path
+    raise Answer(409, _("too many games today in this folder"))
+
+
+def bring_in(folder: Path, name: str, data: bytes) -> Path:
+    """A sheet from elsewhere (a game file, a workbook or a CSV) as a new game file in ``folder``,
+    under a fresh name; refused with the reason when it does not load. What it checks to is the
+    sheet's business: it is kept as it is, problems and all, as `kingsheet import` keeps it."""
+    from kingsheet.files.gamefile import MAX_FILE_BYTES, read_game
+    from kingsheet.files.load import game_file_text, load_any
+    from kingsheet.files.storage import atomic_write
+    from kingsheet.table.formats import IMPORTS
+
+    suffix = Path(name).suffix.lower()
+    if suffix not in (".toml", *IMPORTS):
+        raise Answer(400, _("{path}: not a game file (.toml), a workbook (.xlsx) or a .csv").format(path=name[:80]))
+    if len(data) > MAX_FILE_BYTES:
+        raise Answer(413, _("the request is too large"))
+    sheet = fresh_name(folder, ".in" + suffix)
+    path = fresh_name(folder)
+    try:
+        if suffix == ".toml":
+            try:
+                text = data.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise InputError(_("{path}: not UTF-8 text").format(path=name[:80])) from None
+            read_game(text, path, folder)
+        else:
+            atomic_write(sheet, data)
+            text = game_file_text(load_any(sheet), folder, folder)
+        atomic_write(path, text.encode("utf-8"))
+    except Unusable as exc:
+        raise Answer(400, str(exc).replace(str(sheet), name[:80])) from None
+    finally:
+        sheet.unlink(missing_ok=True)
+    return path
