@@ -651,6 +651,39 @@ def serve_cmd(
         fail_on(exc)
 
 
+@app.command("site", help=_("The phone app: a folder of static files that keeps score on a phone alone, offline "
+                             "once opened (put it on any HTTPS host, or try it here with --serve).\n\n"
+                             "Example: kingsheet site -o kingsheet-app --serve"))
+def site_cmd(
+    output: Annotated[Path, typer.Option("--output", "-o", help=_("The folder to write the app into."))],
+    pyodide: Annotated[Path | None, typer.Option("--pyodide", help=_(
+        "Pyodide's npm package (.tgz) or its unpacked folder, instead of fetching it (checked either way)."))] = None,
+    serve: Annotated[bool, typer.Option("--serve", help=_("Then serve the folder on this computer to try it."))] = False,
+    port: Annotated[int, typer.Option("--port", help=_("The port for --serve."), min=1024, max=65535)] = 8766,
+    lang: Lang = "",
+) -> None:
+    from kingsheet.core import i18n
+    from kingsheet.site.build import build
+
+    if output.exists() and not output.is_dir():
+        fail(_("{path} is not a folder").format(path=output))
+    try:
+        sizes = build(output, i18n.language(), pyodide, lambda text: typer.echo(text, err=True))
+    except Unusable as exc:
+        fail_on(exc)
+    total = sum(sizes.values())
+    typer.echo(ngettext("wrote {output}: {n} file, {mb:.1f} MB", "wrote {output}: {n} files, {mb:.1f} MB",
+                        len(sizes)).format(output=output, n=len(sizes), mb=total / 1e6))
+    if serve:
+        from kingsheet.serve.run import free_port
+        from kingsheet.site.serving import serve_folder
+
+        try:
+            serve_folder(output, free_port("127.0.0.1", port), typer.echo)
+        except OSError as exc:
+            fail(_("cannot serve {path}: {why}").format(path=output, why=exc.strerror or exc))
+
+
 @app.command("scan", help=_("Read photographed blanks back into a game file, each row checked and chosen by the "
                              "rules; rows to confirm are listed and marked in the file.\n\n"
                              'Example: kingsheet scan page1.jpg -o friday.toml --players "Аня,Боря,Вася,Галя"'))

@@ -16,7 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.cli import Interrupted
-from kingsheet.core.entry import EXTRA_KEYS, adds_sign, deal_fields, next_game, sign_note, signed_points, suggest_game
+from kingsheet.core.entry import (
+    EXTRA_KEYS,
+    adds_sign,
+    asked_fields,
+    deal_fields,
+    next_game,
+    sign_note,
+    signed_points,
+    suggest_game,
+)
 from kingsheet.core.game import Deal, GameFile
 from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import InputError, Unusable, one_line
@@ -27,13 +36,18 @@ from kingsheet.render.text import sheet_text
 
 
 def help_text(game: GameFile) -> str:
-    """What to type, with this table's own names in the examples."""
+    """What to type, with this table's own names in the examples, and only the fields these rules ask for."""
     a, b = game.players[0], game.players[1 % len(game.players)]
     cells = " ".join(["-4", "0", "-8", "-4", "0", "0"][: len(game.players)])
+    asked = {f for gid in game.rules.games for f in asked_fields(game.rules, gid)}
+    extras = ", ".join(f"{key}=…" for key in EXTRA_KEYS if key in asked)
+    if not extras:
+        return _("type the points in seating order ({cells}), or what each took ({a}: tricks=2 hearts=1; {b}: …); "
+                 "start with a game's name to play another game (hearts …). Commands: edit N …, undo, show, "
+                 "check, settle, help, quit").format(cells=cells, a=a, b=b)
     return _("type the points in seating order ({cells}), or what each took ({a}: tricks=2 hearts=1; {b}: …); "
-             "start with a game's name to play another game (hearts …); add declarer=…, bid=…, buyer=…, price=…, "
-             "orderer=…, contract=… where needed. Commands: edit N …, undo, show, check, settle, help, quit").format(
-        cells=cells, a=a, b=b)
+             "start with a game's name to play another game (hearts …); add {extras} where needed. "
+             "Commands: edit N …, undo, show, check, settle, help, quit").format(cells=cells, a=a, b=b, extras=extras)
 
 
 def seating(game: GameFile, k: int) -> str:

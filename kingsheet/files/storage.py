@@ -140,7 +140,8 @@ def atomic_write(path: Path, data: bytes, mode: int | None = None) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
-        if owner is not None and os.geteuid() == 0 and owner != (os.getuid(), os.getgid()):
+        root = hasattr(os, "geteuid") and os.geteuid() == 0  # (a browser's Python has no users)
+        if owner is not None and root and owner != (os.getuid(), os.getgid()):
             os.chown(tmp, *owner)  # root saving another user's game keeps it theirs
         os.replace(tmp, path)
     except OSError as exc:

@@ -1,5 +1,8 @@
 // kingsheet on a phone: the live sheet, the next deal, corrections, the money, a new game.
 // Every word comes from the server (its catalog); every name is written as text, never as markup.
+// One page, two transports: HTTP to `kingsheet serve`, or (in the phone app of `kingsheet site`)
+// kingsheet's Python in a worker, given by site.js as window.KS_TRANSPORT. Both answer the same
+// questions with the same functions (kingsheet.table.actions).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +17,7 @@ let source = null;       // the live stream
 // reaches every port of the host). Only the stream and the downloads, which cannot add a header,
 // carry it in the address.
 const TOKEN = new URLSearchParams(location.search).get("t") || "";
+const LOCAL = window.KS_TRANSPORT || null;  // the phone app: no server
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -29,6 +33,7 @@ function url(path) { return path + (path.includes("?") ? "&" : "?") + "lang=" + 
 function tokenUrl(path) { return url(path) + "&t=" + encodeURIComponent(TOKEN); }
 
 async function api(path, body) {
+  if (LOCAL) return LOCAL.call(path, body, lang);
   const headers = {"X-Kingsheet-Token": TOKEN};
   const opts = body === undefined ? {headers} : {
     method: "POST", headers: {...headers, "Content-Type": "application/json"}, body: JSON.stringify(body)};
@@ -49,6 +54,14 @@ async function api(path, body) {
 
 async function load() {
   const {status, data} = await api("/api/state");
+  if (LOCAL && data.none) {  // the phone app with no game open: the list of games, or a new one
+    S = data;
+    if (view === "sheet" || view === "money") view = "games";
+    render();
+    if (view === "games") renderGames();
+    if (view === "new") loadRules();
+    return;
+  }
   if (status === 0) return;  // offline: the sheet as last seen stays
   const before = S;
   S = data;
@@ -98,10 +111,23 @@ function render() {
   $("lang").textContent = lang === "ru" ? "EN" : "RU";
   $("lang").setAttribute("aria-label", W("language"));
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("on", b.dataset.view === view);
-  for (const v of ["sheet", "money", "new"]) $("view-" + v).hidden = v !== view;
-  $("pdf").href = tokenUrl("/download/pdf");
-  $("xlsx").href = tokenUrl("/download/xlsx");
+  for (const e of document.querySelectorAll(".site-only")) e.hidden = !LOCAL;
+  for (const e of document.querySelectorAll(".server-only")) e.hidden = !!LOCAL;
+  for (const v of ["sheet", "money", "new", "games"]) $("view-" + v).hidden = v !== view;
+  $("tab-games").textContent = W("games");
+  if (!LOCAL) {
+    $("pdf").href = tokenUrl("/download/pdf");
+    $("xlsx").href = tokenUrl("/download/xlsx");
+    $("toml").href = tokenUrl("/download/toml");
+  }
+  $("share").textContent = W("share");
+  $("print").textContent = W("print");
   $("undo").textContent = W("undo");
+  if (LOCAL) {  // Python starting: the stored sheet is shown, the form waits for it
+    $("save").disabled = !!S.waiting || !!S.failed;
+    if (S.waiting || S.failed) notice(S.failed || W("loading"));
+    else if ($("notice").textContent === W("loading")) notice("");
+  }
   if (!S.ok) {
     $("title").textContent = "kingsheet";
     $("error").hidden = false;
@@ -109,6 +135,7 @@ function render() {
     return;
   }
   $("title").textContent = S.title;
+  $("error").hidden = true;
   renderSheet();
   renderForm();
 }
@@ -375,6 +402,7 @@ async function loadRules() {
   $("rules-label").textContent = W("rules");
   $("players-label").textContent = W("players_in_order");
   $("stake-label").textContent = W("stake");
+  $("template-label").textContent = W("template_in");
   $("start").textContent = W("start");
 }
 
@@ -400,6 +428,8 @@ async function startGame(ev) {
   ev.preventDefault();
   const body = {rules: $("rules").value, players: [...$("names").querySelectorAll("input")].map((i) => i.value),
     stake: $("stake").value};
+  const template = LOCAL && $("template").files[0];
+  if (template) body.template = {name: template.name, text: await template.text()};
   const {data} = await api("/api/new", body);
   if (!data.ok) { $("new-error").hidden = false; $("new-error").textContent = data.error; return; }
   $("new-error").hidden = true;
@@ -414,9 +444,72 @@ function show(v) {
   render();
   if (v === "money") loadMoney();
   if (v === "new") loadRules();
+  if (v === "games") renderGames();
+}
+
+// ---- the phone app's own: its games, files out and in ----------------------------------------
+
+async function renderGames() {
+  const list = $("games");
+  const games = await LOCAL.games();
+  list.replaceChildren();
+  $("file-in-label").textContent = W("file_in");
+  if (games.length === 0) list.append(el("li", W("no_games"), "hint"));
+  for (const g of games) {
+    const li = el("li");
+    if (g.id === LOCAL.currentId()) li.classList.add("on");
+    li.append(el("div", g.title || g.file, "what"),
+      el("div", g.rules + " · " + fill(W("deals_of"), {deals: g.deals, total: g.total || "?"}) + " · " +
+        (g.updated || "").slice(0, 10), "hint"));
+    const buttons = el("div", null, "buttons");
+    const open = el("button", W("open"));
+    open.type = "button";
+    open.addEventListener("click", async () => { LOCAL.open(g.id); resetForm(); view = "sheet"; await load(); });
+    const del = el("button", W("delete"));
+    del.type = "button";
+    del.addEventListener("click", async () => {
+      if (!window.confirm(fill(W("delete_confirm"), {title: g.title || g.file}))) return;
+      await LOCAL.remove(g.id);
+      await load();
+      renderGames();
+    });
+    buttons.append(open, del);
+    li.append(buttons);
+    list.append(li);
+  }
+}
+
+async function bringIn() {
+  const file = $("file-in").files[0];
+  if (!file) return;
+  const data = await LOCAL.bringIn(file, lang);
+  $("file-in").value = "";
+  if (!data.ok) { $("games-error").hidden = false; $("games-error").textContent = data.error; return; }
+  $("games-error").hidden = true;
+  notice(data.message);
+  resetForm();
+  view = "sheet";
+  await load();
+}
+
+async function fileOut(ev, kind) {
+  if (!LOCAL) return;  // the server's links download by themselves
+  ev.preventDefault();
+  try { await LOCAL.download(kind, lang); } catch (e) { notice(String(e.message || e)); }
+}
+
+// the screen stays on while the sheet is open (where the browser can), and again after a return
+let wake = null;
+async function keepAwake() {
+  if (!("wakeLock" in navigator) || document.visibilityState !== "visible" || wake) return;
+  try {
+    wake = await navigator.wakeLock.request("screen");
+    wake.addEventListener("release", () => { wake = null; });
+  } catch (e) { wake = null; }
 }
 
 function listen() {
+  if (LOCAL) return;  // the phone app: every change is made on this phone
   if (source) source.close();
   source = new EventSource(tokenUrl("/api/events"));
   source.addEventListener("change", () => load());
@@ -443,8 +536,14 @@ document.addEventListener("DOMContentLoaded", () => {
   $("undo").addEventListener("click", undo);
   $("rules").addEventListener("change", renderNames);
   $("newgame").addEventListener("submit", startGame);
+  $("file-in").addEventListener("change", bringIn);
+  $("xlsx").addEventListener("click", (ev) => fileOut(ev, "xlsx"));
+  $("toml").addEventListener("click", (ev) => fileOut(ev, "toml"));
+  $("share").addEventListener("click", () => LOCAL && LOCAL.share(lang));
+  $("print").addEventListener("click", () => window.print());
+  window.kingsheetReload = load;
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") { if (!source || source.readyState === 2) listen(); load(); }
+    if (document.visibilityState === "visible") { if (!source || source.readyState === 2) listen(); load(); keepAwake(); }
   });
-  load().then(listen);
+  load().then(listen).then(keepAwake);
 });

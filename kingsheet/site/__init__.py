@@ -1,0 +1,1 @@
+"""The phone app: `kingsheet site` builds it; its worker runs kingsheet.site.bridge."""

@@ -1,0 +1,140 @@
+"""The phone app's Python, in its worker: one request in, one answer out, both JSON.
+
+The page keeps every game in the browser's storage (IndexedDB) and sends the one it has open with
+each request: its file name, its text and, for a house template, the template's name and text.
+Here they are written into a folder of the worker's own memory file system, the application layer
+(kingsheet.table.actions, the same functions `kingsheet serve` calls) does the work on that file,
+and a change comes back as the game's new text with its new state, for the page to store in one
+transaction. Nothing is kept here between requests: the browser's storage is the only copy.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from kingsheet.core import i18n
+from kingsheet.core.i18n import _
+from kingsheet.table import actions
+from kingsheet.table.actions import Answer
+
+FOLDER = Path("/kingsheet-games")
+MAX_REQUEST = 8 * 1024 * 1024  # a game file is at most 4 MiB, a workbook brought in as much again
+WRITES = ("deal", "edit", "undo", "new", "import")
+
+
+def handle(request_json: str) -> str:
+    """The worker's one entry: ``{"op", "lang", "game"?, "body"?, …}`` → ``{"status", "data", "game"?}``."""
+    if len(request_json) > MAX_REQUEST:
+        return json.dumps({"status": 413, "data": {"ok": False, "error": _("the request is too large")}})
+    try:
+        request = json.loads(request_json)
+    except ValueError:
+        return json.dumps({"status": 400, "data": {"ok": False, "error": _("the request is not JSON")}})
+    lang = i18n.known(str(request.get("lang") or "")) or "ru"
+    with i18n.speaking(lang):
+        try:
+            return json.dumps(_answer(request, lang), ensure_ascii=False)
+        except Answer as exc:
+            return json.dumps({"status": exc.status, "data": exc.as_json()}, ensure_ascii=False)
+        except Exception as exc:  # noqa: BLE001 - the page gets a sentence, never a traceback
+            text = _("kingsheet: unexpected error ({name}: {exc}); nothing was changed").format(
+                name=type(exc).__name__, exc=str(exc)[:200])
+            return json.dumps({"status": 500, "data": {"ok": False, "error": text}}, ensure_ascii=False)
+
+
+def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    op = request.get("op")
+    given = request.get("body")
+    body: dict[str, Any] = given if isinstance(given, dict) else {}
+    if op == "rules":
+        return {"status": 200, "data": actions.rule_systems(lang)}
+    if op == "words":
+        return {"status": 200, "data": {"ok": False, "none": True, "words": actions.words(lang), "lang": lang,
+                                        "error": _("No games on this phone yet.")}}
+    path = _lay_out(request.get("game"), request.get("taken_names"))
+    if op == "new":
+        template = body.get("template")
+        if isinstance(template, dict):
+            body = {**body, "rules": _write_template(template)}
+        return _written(actions.new_game(FOLDER, body), lang, None)
+    if op == "import":
+        data = base64.b64decode(str(request.get("data") or ""), validate=False)
+        return _written(actions.bring_in(FOLDER, str(request.get("name") or ""), data), lang, None)
+    if path is None:
+        raise Answer(404, _("no game is open"))
+    if op == "state":
+        return {"status": 200, "data": actions.state(path, lang)}
+    if op == "money":
+        return {"status": 200, "data": actions.money(path, lang)}
+    if op == "export":
+        data, media, name = actions.export(path, str(request.get("suffix") or ""), lang)
+        return {"status": 200, "data": {"ok": True, "b64": base64.b64encode(data).decode(), "media": media,
+                                        "name": name}}
+    if op in ("deal", "edit", "undo"):
+        message = {"deal": actions.deal, "edit": actions.edit, "undo": actions.undo}[op](path, body)
+        return _written(path, lang, message)
+    raise Answer(404, _("no such page"))
+
+
+def _lay_out(game: Any, taken: Any) -> Path | None:
+    """A fresh folder holding the open game (and its house template), and empty stand-ins for the
+    file names other stored games use, so that a new game gets a name of its own."""
+    shutil.rmtree(FOLDER, ignore_errors=True)
+    FOLDER.mkdir(parents=True)
+    for name in taken if isinstance(taken, list) else []:
+        if isinstance(name, str) and _SAFE.fullmatch(name):
+            (FOLDER / name).touch()
+    if not isinstance(game, dict) or not isinstance(game.get("text"), str):
+        return None
+    file = str(game.get("file") or "game.toml")
+    if not _SAFE.fullmatch(file):
+        file = "game.toml"
+    if isinstance(game.get("template"), dict):
+        _write_template(game["template"])
+    path = FOLDER / file
+    path.write_text(game["text"], encoding="utf-8")
+    return path
+
+
+_SAFE = re.compile(r"[\w.-]{1,120}\.toml")
+
+
+def _write_template(template: Mapping[str, Any]) -> str:
+    """A house template the phone picked, beside the game under a plain name; the name returned is
+    what the game file's ``rules`` says."""
+    text = template.get("text")
+    if not isinstance(text, str) or len(text.encode("utf-8")) > actions.MAX_TEMPLATE_BYTES:
+        raise Answer(400, _("the house template is not a text file of at most {kib} KiB").format(
+            kib=actions.MAX_TEMPLATE_BYTES // 1024))
+    name = re.sub(r"[^\w.-]", "_", Path(str(template.get("name") or "template")).name)[:100]
+    if not name.endswith(".toml"):
+        name += ".toml"
+    name = name.lstrip(".") or "template.toml"
+    (FOLDER / name).write_text(text, encoding="utf-8")
+    return name
+
+
+def _written(path: Path, lang: str, message: str | None) -> dict[str, Any]:
+    """A change done: the sentence (for a new game, its name), and the game as it now is, to be stored."""
+    from kingsheet.core.verify import verify
+    from kingsheet.files.gamefile import load_game
+
+    state = actions.state(path, lang)
+    game = load_game(path)
+    template = game.rules.template.path
+    report = verify(game)
+    if message is None:
+        message = _("new game: {file}").format(file=path.name)
+    return {"status": 200, "data": {"ok": True, "message": message},
+            "game": {"file": path.name, "text": path.read_text(encoding="utf-8"),
+                     "template": {"name": template.name, "text": template.read_text(encoding="utf-8")}
+                     if template is not None and template.parent == FOLDER else None,
+                     "title": state.get("title"), "rules": game.rules.id, "deals": len(game.deals),
+                     "total": len(state.get("rows", [])),
+                     "complete": report.complete, "state": state}}

@@ -1,0 +1,214 @@
+"""`kingsheet site`: the phone app as a folder of static files.
+
+What it writes: the page (the same page as `kingsheet serve`'s, with a worker for a transport), a
+web app manifest, a service worker that keeps every file for offline use, the Pyodide runtime
+files it needs (nothing else of that package) and one zip of the pure-Python packages the app
+runs: kingsheet's core, files, render (no PDF), application layer and the worker's bridge, with
+tomlkit, openpyxl and et_xmlfile. Pyodide comes from a pinned version, checked against its
+sha256: fetched from the npm registry, or taken from ``--pyodide`` (the npm package's .tgz or its
+unpacked folder) or from the user's cache folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import tarfile
+import zipfile
+from collections.abc import Callable, Iterator
+from importlib.util import find_spec
+from pathlib import Path
+
+from kingsheet.core.i18n import _
+from kingsheet.core.problems import InputError
+
+PYODIDE_VERSION = "314.0.8"
+PYODIDE_URL = f"https://registry.npmjs.org/pyodide/-/pyodide-{PYODIDE_VERSION}.tgz"
+PYODIDE_SHA256 = "9a52704e0ae5b07aaacb8e4fed9f1658e8024694a078695ea45ac79dee4cefcb"  # the .tgz
+#: The runtime files the app needs, each with its sha256 (an unpacked folder is checked file by file).
+RUNTIME = {
+    "pyodide.mjs": "1bb8cc14f9405aaa7cd4e00c12edd0a8539de9cc026618d6ee5a9663f367dc70",
+    "pyodide.asm.mjs": "22514b8be6980e28a02c8b1d6387ce8dfe666fc4edf8d547cff5dce29ff4d972",
+    "pyodide.asm.wasm": "e14d49ceca9b4a0e274ea918f3a898de2d3880b6e5573a6cfe1a2267ecc70329",
+    "python_stdlib.zip": "2bd3394a145bfbbe5bbc9d9d6ab9136abbb986c6fef6c142b3a2962227aa5c28",
+    "pyodide-lock.json": "5dc2fc119108bc148c7457dc86e7675b5c87e1cafd420b9c34c1eaef7b36c010",
+}
+MAX_TGZ = 64 * 1024 * 1024
+#: kingsheet's own folders the app runs (not the commands, the web server, the scanner or the fonts).
+OWN = ("core", "files", "render", "table", "site", "locale", "templates")
+LEFT_OUT = ("render/pdf.py", "site/build.py", "site/serving.py")
+DEPENDENCIES = ("tomlkit", "openpyxl", "et_xmlfile")
+STATIC = Path(__file__).resolve().parent / "static"
+SERVE_STATIC = Path(__file__).resolve().parent.parent / "serve" / "static"
+SHARED = ("app.js", "app.css")  # the phone page's own script and style, as `serve` sends them
+OWN_FILES = ("site.js", "worker.js", "sw.js", "manifest.webmanifest", "icon.svg")
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _cache_folder() -> Path:
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("kingsheet")) / "pyodide"
+
+
+def runtime_files(given: Path | None = None, say: Callable[[str], None] | None = None) -> dict[str, bytes]:
+    """The pinned Pyodide's runtime files, each checked: from ``given`` (a .tgz or a folder), else
+    the cache, else the npm registry (then kept in the cache)."""
+    if given is not None:
+        if given.is_dir():
+            return {name: _checked(name, _read(given / name)) for name in RUNTIME}
+        return _from_tgz(_read(given), str(given))
+    cached = _cache_folder() / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if cached.is_file():
+        data = _read(cached)
+        if _sha256(data) == PYODIDE_SHA256:
+            return _from_tgz(data, str(cached))
+    if say:
+        say(_("fetching Pyodide {version} from the npm registry…").format(version=PYODIDE_VERSION))
+    data = _download(PYODIDE_URL)
+    files = _from_tgz(data, PYODIDE_URL)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        from kingsheet.files.storage import atomic_write
+
+        atomic_write(cached, data)
+    except (OSError, InputError):
+        pass  # a cache that cannot be written is only slower next time
+    return files
+
+
+def _read(path: Path) -> bytes:
+    from kingsheet.files.gamefile import read_bounded
+
+    return read_bounded(path, MAX_TGZ, "Pyodide")
+
+
+def _download(url: str) -> bytes:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=120) as response:  # noqa: S310 - a fixed https address
+            data: bytes = response.read(MAX_TGZ + 1)
+    except (urllib.error.URLError, OSError) as exc:
+        raise InputError(_("cannot fetch Pyodide from {url} ({why}); give it with --pyodide FILE").format(
+            url=url, why=getattr(exc, "reason", exc))) from None
+    if len(data) > MAX_TGZ:
+        raise InputError(_("{url}: larger than expected; not the pinned Pyodide").format(url=url))
+    return data
+
+
+def _from_tgz(data: bytes, where: str) -> dict[str, bytes]:
+    if _sha256(data) != PYODIDE_SHA256:
+        raise InputError(_("{where}: not Pyodide {version} as pinned (its sha256 differs)").format(
+            where=where, version=PYODIDE_VERSION))
+    out: dict[str, bytes] = {}
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        for member in tar.getmembers():
+            name = member.name.removeprefix("package/")
+            if name in RUNTIME and member.isfile():
+                extracted = tar.extractfile(member)
+                if extracted is not None:
+                    out[name] = _checked(name, extracted.read())
+    missing = [n for n in RUNTIME if n not in out]
+    if missing:
+        raise InputError(_("{where}: {name} is missing").format(where=where, name=missing[0]))
+    return out
+
+
+def _checked(name: str, data: bytes) -> bytes:
+    if _sha256(data) != RUNTIME[name]:
+        raise InputError(_("{name}: not Pyodide {version}'s file (its sha256 differs)").format(
+            name=name, version=PYODIDE_VERSION))
+    return data
+
+
+def _package_files(name: str) -> Iterator[tuple[str, Path]]:
+    spec = find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise InputError(_("{name} is not installed").format(name=name))
+    root = Path(next(iter(spec.submodule_search_locations)))
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix not in (".pyc", ".pyi"):
+            yield f"{name}/{path.relative_to(root).as_posix()}", path
+
+
+def python_zip() -> bytes:
+    """kingsheet's own pure-Python layers and its dependencies, as one zip for the worker's path."""
+    import kingsheet
+    from kingsheet.core.rules import template_dir
+
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("kingsheet/__init__.py", Path(kingsheet.__file__).read_bytes())
+        for arc, path in _package_files("kingsheet"):
+            inner = arc.removeprefix("kingsheet/")
+            if inner.split("/")[0] in OWN and inner not in LEFT_OUT:
+                z.write(path, arc)
+        if not any(n.startswith("kingsheet/templates/") for n in z.namelist()):  # a source tree
+            for path in sorted(template_dir().glob("*.toml")):
+                z.write(path, f"kingsheet/templates/{path.name}")
+        z.writestr(f"kingsheet-{_version()}.dist-info/METADATA",
+                   f"Metadata-Version: 2.1\nName: kingsheet\nVersion: {_version()}\n")
+        for dep in DEPENDENCIES:
+            for arc, path in _package_files(dep):
+                z.write(path, arc)
+    return out.getvalue()
+
+
+def _version() -> str:
+    import kingsheet
+
+    return str(kingsheet.__version__)
+
+
+def page_html(lang: str) -> str:
+    """The serve page, with the worker for a transport: the same markup, script and style."""
+    html = (SERVE_STATIC / "index.html").read_text(encoding="utf-8")
+    html = html.replace('<html lang="ru">', f'<html lang="{lang}" data-transport="worker">')
+    html = html.replace('<link rel="stylesheet" href="/static/app.css?t={token}">',
+                        '<link rel="manifest" href="manifest.webmanifest">\n'
+                        '<link rel="icon" href="icon.svg">\n<meta name="theme-color" content="#1d3b2a">\n'
+                        '<link rel="stylesheet" href="app.css">')
+    html = html.replace('<script src="/static/app.js?t={token}" defer></script>',
+                        '<script src="site.js" defer></script>\n<script src="app.js" defer></script>')
+    if "{token}" in html or 'data-transport="worker"' not in html:
+        raise AssertionError("the serve page changed: the site's page needs a look")  # pragma: no cover
+    return html
+
+
+def build(out: Path, lang: str, pyodide: Path | None = None, say: Callable[[str], None] | None = None) -> dict[str, int]:
+    """Write the app into ``out`` (made if need be; files of an earlier build replaced). Returns
+    each file's size."""
+    from kingsheet.files.storage import atomic_write
+
+    runtime = runtime_files(pyodide, say)
+    files: dict[str, bytes] = {f"pyodide/{name}": data for name, data in runtime.items()}
+    lock = json.loads(runtime["pyodide-lock.json"])
+    # no package is loaded from the lock file: only its description of the runtime is kept
+    files["pyodide/pyodide-lock.json"] = json.dumps({"info": lock["info"], "packages": {}}).encode()
+    files["python.zip"] = python_zip()
+    files["index.html"] = page_html(lang).encode("utf-8")
+    for name in SHARED:
+        files[name] = (SERVE_STATIC / name).read_bytes()
+    for name in OWN_FILES:
+        files[name] = (STATIC / name).read_bytes()
+    stamp = _sha256(b"".join(_sha256(files[n]).encode() for n in sorted(files)))[:16]
+    listed = sorted(n for n in files if n != "sw.js")
+    files["sw.js"] = files["sw.js"].replace(b'"{version}"', json.dumps(stamp).encode()).replace(
+        b"[/*files*/]", json.dumps(["./", *listed]).encode())
+    files["build.json"] = json.dumps({"version": stamp, "pyodide": PYODIDE_VERSION,
+                                      "python": _sha256(files["python.zip"])}).encode()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "pyodide").mkdir(exist_ok=True)
+    except OSError as exc:
+        raise InputError(_("{path}: cannot write in {folder} ({strerror})").format(
+            path=out, folder=out, strerror=exc.strerror)) from None
+    for name, data in files.items():
+        atomic_write(out / name, data)
+    return {name: len(data) for name, data in files.items()}

@@ -1,0 +1,178 @@
+// The phone app's transport: the page (app.js, the same as `kingsheet serve`'s) asks the same
+// questions; here they go to kingsheet's Python in a worker instead of a server, and every game
+// lives in the browser's storage (IndexedDB), one record a game, each change stored in one
+// transaction. The page shows the stored sheet at once; the form waits until Python is ready.
+"use strict";
+
+(() => {
+  const DB = "kingsheet", STORE = "games", CURRENT = "kingsheet-current";
+  let db = null, worker = null, ready = false, failed = null, next = 1;
+  const waiting = new Map();
+  const timings = {ready: null, calls: []};
+
+  function openDb() {
+    return new Promise((resolve, reject) => {
+      const req = indexedDB.open(DB, 1);
+      req.onupgradeneeded = () => req.result.createObjectStore(STORE, {keyPath: "id"});
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+  }
+  let opened = null;
+  async function tx(mode, work) {
+    await opened;
+    return new Promise((resolve, reject) => {
+      const t = db.transaction(STORE, mode);
+      let out;
+      t.oncomplete = () => resolve(out);
+      t.onerror = () => reject(t.error);
+      t.onabort = () => reject(t.error || new DOMException("aborted", "AbortError"));
+      const req = work(t.objectStore(STORE));
+      if (req) req.onsuccess = () => { out = req.result; };
+    });
+  }
+  const getAll = () => tx("readonly", (s) => s.getAll());
+  const getOne = (id) => tx("readonly", (s) => s.get(id));
+  const putOne = (rec) => tx("readwrite", (s) => s.put(rec));
+  const delOne = (id) => tx("readwrite", (s) => s.delete(id));
+
+  function startWorker() {
+    worker = new Worker("worker.js", {type: "module"});
+    worker.onmessage = (ev) => {
+      const m = ev.data;
+      if (m.ready !== undefined) {
+        ready = m.ready;
+        failed = m.ready ? null : m.error;
+        timings.ready = m.ms || null;
+        if (window.kingsheetReload) window.kingsheetReload();
+        return;
+      }
+      const done = waiting.get(m.id);
+      waiting.delete(m.id);
+      if (!done) return;
+      if (m.error) done.reject(new Error(m.error));
+      else { timings.calls.push(m.ms); done.resolve(JSON.parse(m.response)); }
+    };
+    worker.onerror = (ev) => { failed = ev.message || "worker"; if (window.kingsheetReload) window.kingsheetReload(); };
+  }
+  function python(request) {
+    return new Promise((resolve, reject) => {
+      const id = next++;
+      waiting.set(id, {resolve, reject});
+      worker.postMessage({id, request});
+    });
+  }
+
+  function currentId() { return localStorage.getItem(CURRENT); }
+  async function current() {
+    const id = currentId();
+    return id ? await getOne(id) : undefined;
+  }
+  function gameOf(rec) { return rec ? {file: rec.file, text: rec.text, template: rec.template || null} : null; }
+  async function takenNames() { return (await getAll()).map((r) => r.file); }
+
+  async function store(rec, game) {
+    const next = {...(rec || {id: String(Date.now()) + "-" + Math.random().toString(36).slice(2, 8),
+      created: new Date().toISOString()}), ...game, updated: new Date().toISOString()};
+    try {
+      await putOne(next);
+    } catch (e) {
+      const full = e && (e.name === "QuotaExceededError" || /quota/i.test(String(e.message)));
+      return {ok: false, error: full ? word("storage_full") : String(e && e.message || e)};
+    }
+    localStorage.setItem(CURRENT, next.id);
+    return {ok: true, rec: next};
+  }
+
+  let lastWords = JSON.parse(localStorage.getItem("kingsheet-words") || "{}");
+  function word(key) { return lastWords[key] || key; }
+  function remember(state) {
+    if (state && state.words) { lastWords = state.words; localStorage.setItem("kingsheet-words", JSON.stringify(state.words)); }
+  }
+
+  const OPS = {"/api/state": "state", "/api/money": "money", "/api/rules": "rules", "/api/deal": "deal",
+    "/api/edit": "edit", "/api/undo": "undo", "/api/new": "new"};
+
+  async function call(path, body, lang) {
+    const op = OPS[path];
+    const rec = await current();
+    if (op === "state" && !ready) {  // Python is starting: the stored sheet, and the form waits
+      if (!rec) return {status: 200, data: {ok: false, none: true, waiting: !failed, words: lastWords, lang,
+        error: failed ? word("ready_failed").replace("{error}", failed) : word("no_games")}};
+      return {status: 200, data: {...rec.state, waiting: !failed,
+        failed: failed ? word("ready_failed").replace("{error}", failed) : null}};
+    }
+    if (!ready) {
+      return {status: 0, data: {ok: false, error: failed ? word("ready_failed").replace("{error}", failed) : word("loading")}};
+    }
+    if (op === "state" && !rec) {
+      const answer = await python({op: "words", lang});
+      remember(answer.data);
+      return {status: 200, data: answer.data};
+    }
+    const answer = await python({op, lang, body: body || {}, game: op === "new" ? null : gameOf(rec),
+      taken_names: op === "new" ? await takenNames() : []});
+    if (op === "state") remember(answer.data);
+    if (answer.game) {
+      const stored = await store(op === "new" ? null : rec, answer.game);
+      if (!stored.ok) return {status: 507, data: stored};
+      remember(answer.game.state);
+    }
+    return {status: answer.status, data: answer.data};
+  }
+
+  function save(name, blob) {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  }
+
+  async function fileOf(kind, lang) {
+    const rec = await current();
+    if (!rec) return null;
+    if (kind === "toml") return new File([rec.text], rec.file, {type: "application/toml"});
+    const answer = await python({op: "export", lang, suffix: "." + kind, game: gameOf(rec)});
+    if (answer.status !== 200) throw new Error(answer.data.error);
+    const bytes = Uint8Array.from(atob(answer.data.b64), (c) => c.charCodeAt(0));
+    return new File([bytes], answer.data.name, {type: answer.data.media});
+  }
+
+  window.KS_TRANSPORT = {
+    timings,
+    isReady: () => ready,
+    call,
+    async download(kind, lang) { const f = await fileOf(kind, lang); if (f) save(f.name, f); },
+    async share(lang) {
+      const f = await fileOf("toml", lang);
+      if (!f) return;
+      if (navigator.canShare && navigator.canShare({files: [f]})) await navigator.share({files: [f], title: f.name});
+      else save(f.name, f);
+    },
+    async games() { return (await getAll()).sort((a, b) => (b.updated || "").localeCompare(a.updated || "")); },
+    currentId,
+    open(id) { localStorage.setItem(CURRENT, id); },
+    async remove(id) { await delOne(id); if (currentId() === id) localStorage.removeItem(CURRENT); },
+    async bringIn(file, lang) {
+      if (!ready) return {ok: false, error: word("loading")};
+      const data = new Uint8Array(await file.arrayBuffer());
+      let bin = "";
+      for (let i = 0; i < data.length; i += 0x8000) bin += String.fromCharCode(...data.subarray(i, i + 0x8000));
+      const answer = await python({op: "import", lang, name: file.name, data: btoa(bin), taken_names: await takenNames()});
+      if (!answer.game) return answer.data;
+      const stored = await store(null, answer.game);
+      return stored.ok ? answer.data : stored;
+    },
+  };
+
+  opened = openDb().then((d) => { db = d; }, (e) => { failed = String(e && e.message || e); });
+  startWorker();
+  if ("serviceWorker" in navigator && (location.protocol === "https:" || location.hostname === "localhost" ||
+      location.hostname === "127.0.0.1")) {
+    navigator.serviceWorker.register("sw.js").catch(() => {});
+  }
+  if (navigator.storage && navigator.storage.persist) navigator.storage.persist().catch(() => {});
+})();

@@ -1,0 +1,225 @@
+"""The phone app (`kingsheet site`) in a real headless Chromium at a phone's size: built from the
+pinned Pyodide, served on 127.0.0.1, an evening of 12 deals played on the phone alone (a refused
+row, a correction, an undo, the money), then the network cut: the app opens again from its cache,
+takes one more deal, keeps it over a reload; the game file it gives out checks and settles the same
+with the commands. Hostile names stay text. Screenshots go to KINGSHEET_SHOTS (or the test's folder)."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from serving import CHROMIUM, PHONE, chromium, free_port
+
+from kingsheet.site.build import PYODIDE_SHA256, RUNTIME, build
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+
+HOSTILE = '<img src=x onerror=alert(1)>'
+PLAYERS = ["Аня", "Боря", HOSTILE, "Галя"]
+# blank-4 as a table plays it, typed as the form takes it: magnitudes, the game's sign added
+EVENING = [[4, 6, 6, 0], [4, 4, 0, 8], [0, 4, 0, 12], [0, 8, 4, 4], [16, 0, 0, 0], [0, 16, 0, 0],
+           [28, 10, 56, 2], [2, 46, 24, 24], [3, 15, 0, 6], [3, 3, 3, 15], [0, 21, 3, 0], [12, 0, 6, 6]]
+
+
+@pytest.fixture(scope="module")
+def app_folder(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("app")
+    given = os.environ.get("KINGSHEET_PYODIDE")
+    build(out, "ru", Path(given) if given else None)
+    return out
+
+
+@pytest.fixture(scope="module")
+def base(app_folder):
+    from kingsheet.site.serving import server
+
+    httpd = server(app_folder, free_port())
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture
+def shots(tmp_path):
+    folder = Path(os.environ.get("KINGSHEET_SHOTS") or tmp_path / "shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_the_build_holds_only_what_the_app_needs(app_folder):
+    names = sorted(str(p.relative_to(app_folder)) for p in app_folder.rglob("*") if p.is_file())
+    assert sorted(f"pyodide/{n}" for n in RUNTIME) == [n for n in names if n.startswith("pyodide/")]
+    assert not any(n.endswith((".map", ".html")) and n != "index.html" for n in names)  # no console, no maps
+    import zipfile
+
+    inside = zipfile.ZipFile(app_folder / "python.zip").namelist()
+    assert "kingsheet/table/actions.py" in inside and "kingsheet/site/bridge.py" in inside
+    assert "tomlkit/__init__.py" in inside and "openpyxl/__init__.py" in inside
+    assert "kingsheet/templates/blank-4.toml" in inside
+    assert not [n for n in inside if n.startswith(("kingsheet/cli/", "kingsheet/serve/", "kingsheet/scan/",
+                                                    "kingsheet/fonts/")) or n.endswith(".pyc")]
+    sw = (app_folder / "sw.js").read_text(encoding="utf-8")
+    listed = json.loads(sw.split("const FILES = ", 1)[1].split(";", 1)[0])
+    assert set(listed) == {"./", *[n for n in names if n not in ("sw.js", "build.json")]}  # all kept offline
+    assert "{version}" not in sw
+
+
+def test_a_pyodide_that_is_not_the_pinned_one_is_refused(tmp_path):
+    from kingsheet.core.problems import InputError
+    from kingsheet.site.build import runtime_files
+
+    fake = tmp_path / "pyodide.tgz"
+    fake.write_bytes(b"not pyodide")
+    with pytest.raises(InputError, match="sha256"):
+        runtime_files(fake)
+    folder = tmp_path / "unpacked"
+    folder.mkdir()
+    for name in RUNTIME:
+        (folder / name).write_bytes(b"x")
+    with pytest.raises(InputError, match="sha256"):
+        runtime_files(folder)
+    assert len(PYODIDE_SHA256) == 64
+
+
+def _phone(browser, errors, dialogs):
+    ctx = browser.new_context(**PHONE, accept_downloads=True)
+    page = ctx.new_page()
+    page.set_default_timeout(30_000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.accept()))
+    return ctx, page
+
+
+def _ready(page) -> None:
+    page.wait_for_function("window.KS_TRANSPORT && window.KS_TRANSPORT.isReady()", timeout=90_000)
+    page.wait_for_function("document.getElementById('save').disabled === false || "
+                           "!document.getElementById('view-sheet').offsetParent", timeout=30_000)
+
+
+def _deal(page, values, expect_ok=True) -> str:
+    inputs = page.locator("#cells input")
+    for i, v in enumerate(values):
+        inputs.nth(i).fill(str(v))
+    before = page.evaluate("S.deals; document.getElementById('error').hidden = true; S.deals")
+    page.click("#save")
+    if expect_ok:
+        page.wait_for_function(f"S.deals === {before + 1} || document.getElementById('error').hidden === false")
+    else:
+        page.wait_for_selector("#error:not([hidden])")
+    if expect_ok:
+        assert page.evaluate("S.deals") == before + 1, page.inner_text("#error")
+    return page.inner_text("#notice") if expect_ok else page.inner_text("#error")
+
+
+def test_an_evening_on_a_phone_alone_then_offline(base, shots, tmp_path):
+    errors: list[str] = []
+    dialogs: list[str] = []
+    with chromium() as browser:
+        ctx, page = _phone(browser, errors, dialogs)
+        page.goto(base + "/")
+        _ready(page)
+        page.screenshot(path=str(shots / "site-1-no-games.png"), full_page=True)
+        assert "пока нет игр" in page.inner_text("#view-games")
+
+        # a new game: blank-4, the players in seating order, the stake
+        page.click("#tab-new")
+        page.wait_for_selector("#rules option", state="attached")
+        page.select_option("#rules", "blank-4")
+        names = page.locator("#names input")
+        for i, name in enumerate(PLAYERS):
+            names.nth(i).fill(name)
+        page.fill("#stake", "0,50")
+        page.click("#start")
+        page.wait_for_function("S && S.ok && S.deals === 0")
+        assert HOSTILE in page.inner_text("#sheet")  # a name is text, never markup
+        assert page.locator("#sheet img").count() == 0
+
+        # a row that does not add up is refused, and nothing is stored
+        message = _deal(page, [4, 6, 6, 2], expect_ok=False)
+        assert "16" in message and page.evaluate("S.deals") == 0
+        for k, row in enumerate(EVENING[:4], 1):
+            assert f"сдача {k} сохранена" in _deal(page, row)
+        # a correction of deal 1, then undo of deal 4 and deal 4 again
+        page.locator("#sheet tr").nth(1).click()
+        page.wait_for_function("document.getElementById('deal-head').textContent.includes('1')")
+        _deal_edit = page.locator("#cells input")
+        for i, v in enumerate([6, 4, 6, 0]):
+            _deal_edit.nth(i).fill(str(v))
+        page.click("#save")
+        page.wait_for_function("S.rows[0].values && S.rows[0].values[0] === -6")
+        page.click("#undo")
+        page.wait_for_function("S.deals === 3")
+        assert dialogs and "последнюю" in dialogs[-1].lower() or dialogs
+        _deal(page, EVENING[3])
+        for row in EVENING[4:11]:
+            _deal(page, row)
+        assert page.evaluate("S.deals") == 11
+        page.screenshot(path=str(shots / "site-2-eleven-deals.png"), full_page=True)
+
+        # the money, pair by pair and through the pot
+        page.click("#tab-money")
+        page.wait_for_selector("#money table")
+        money_text = page.inner_text("#money")
+        assert "₽" in money_text
+        page.click("#tab-sheet")
+
+        # the service worker holds every file: the network goes, the app opens again and works
+        page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.reload()
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        ctx.set_offline(True)
+        page.reload()
+        page.wait_for_function("S && S.ok && S.deals === 11")  # the stored sheet, before Python is ready
+        _ready(page)
+        assert "сдача 12 сохранена" in _deal(page, EVENING[11])
+        page.reload()
+        page.wait_for_function("S && S.ok && S.deals === 12")
+        assert page.evaluate("S.complete") is True
+        page.screenshot(path=str(shots / "site-3-offline-complete.png"), full_page=True)
+        state = page.evaluate("S")
+        _ready(page)
+
+        # the game file out of the phone, checked and settled by the commands to the kopeck
+        with page.expect_download() as got:
+            page.click("#toml")
+        out = tmp_path / "from-phone.toml"
+        got.value.save_as(out)
+        page.click("#tab-money")
+        page.wait_for_selector("#money table")
+        phone_money = page.evaluate("[...document.querySelectorAll('#money table')][0].innerText")
+        ctx.close()
+    assert not errors and dialogs  # the undo asked first; nothing else alerted
+    assert all(HOSTILE not in d for d in dialogs)
+
+    from typer.testing import CliRunner
+
+    from kingsheet.cli.app import app
+
+    checked = CliRunner().invoke(app, ["check", str(out), "--json"])
+    assert checked.exit_code == 0, checked.output
+    report = json.loads(checked.stdout)
+    totals = {p: t["total"] for p, t in report["totals"].items()}
+    assert [str(totals[p]) for p in PLAYERS] == [c.replace("−", "-") for c in state["totals"][-1][1:]]
+    settled = CliRunner().invoke(app, ["settle", str(out), "--json", "--lang", "ru"])
+    assert settled.exit_code == 0, settled.output
+    for transfer in json.loads(settled.stdout)["transfers"]:
+        assert transfer["from"] in PLAYERS and transfer["to"] in PLAYERS
+    for p in PLAYERS:
+        balance = json.loads(settled.stdout)["balances"][p]
+        shown = next(line for line in phone_money.splitlines() if line.startswith(p))
+        assert _kopecks(shown.split("\t")[-1]) == round(float(balance) * 100), (p, shown, balance)
+
+
+def _kopecks(text: str) -> int:
+    """«+12,50 ₽» / «−3 ₽» as kopecks."""
+    t = text.replace("−", "-").replace("₽", "").replace("\u00a0", "").replace(" ", "").replace(",", ".")
+    return round(float(t) * 100)
