@@ -69,7 +69,7 @@ def test_the_build_holds_only_what_the_app_needs(app_folder):
                                                     "kingsheet/fonts/")) or n.endswith(".pyc")]
     sw = (app_folder / "sw.js").read_text(encoding="utf-8")
     listed = json.loads(sw.split("const FILES = ", 1)[1].split(";", 1)[0])
-    assert set(listed) == {"./", *[n for n in names if n not in ("sw.js", "build.json")]}  # all kept offline
+    assert set(listed) == {"./", *[n for n in names if n != "sw.js"]}  # every file kept for offline use
     assert "{version}" not in sw
 
 
@@ -172,14 +172,19 @@ def test_an_evening_on_a_phone_alone_then_offline(base, shots, tmp_path):
         assert "₽" in money_text
         page.click("#tab-sheet")
 
-        # the service worker holds every file: the network goes, the app opens again and works
+        # the service worker holds every file: the network goes, the app opens again and works,
+        # started from the memory snapshot made at the first visit
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+        page.wait_for_function("KS_TRANSPORT.timings.snapshot !== null")
+        assert page.evaluate("KS_TRANSPORT.timings.snapshot") is True
         page.reload()
         page.wait_for_function("navigator.serviceWorker.controller !== null")
         ctx.set_offline(True)
         page.reload()
         page.wait_for_function("S && S.ok && S.deals === 11")  # the stored sheet, before Python is ready
         _ready(page)
+        assert page.evaluate("KS_TRANSPORT.timings.how") == "snapshot"
+        assert page.locator("#view-games").is_hidden() and page.locator("#view-new").is_hidden()
         assert "сдача 12 сохранена" in _deal(page, EVENING[11])
         page.reload()
         page.wait_for_function("S && S.ok && S.deals === 12")

@@ -82,6 +82,21 @@ def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
     raise Answer(404, _("no such page"))
 
 
+def warm() -> None:
+    """Import everything a request may need and run one of each, before a memory snapshot of the
+    worker's Python is taken: a start from the snapshot then finds it all done."""
+    import kingsheet.files.importers.csv  # noqa: F401
+    import kingsheet.render.xlsx  # noqa: F401
+
+    game = json.loads(handle(json.dumps({"op": "new", "lang": "ru", "body": {
+        "rules": "blank-4", "players": ["А", "Б", "В", "Г"], "stake": "1"}})))["game"]
+    opened = {"file": game["file"], "text": game["text"]}
+    for op, body in (("state", {}), ("money", {}), ("deal", {"seen": 0, "game": "tricks", "points": ["4", "4", "4", "4"]}),
+                     ("rules", {})):
+        handle(json.dumps({"op": op, "lang": "en", "game": opened, "body": body}))
+    shutil.rmtree(FOLDER, ignore_errors=True)
+
+
 def _lay_out(game: Any, taken: Any) -> Path | None:
     """A fresh folder holding the open game (and its house template), and empty stand-ins for the
     file names other stored games use, so that a new game gets a name of its own."""

@@ -39,6 +39,7 @@ MAX_TGZ = 64 * 1024 * 1024
 OWN = ("core", "files", "render", "table", "site", "locale", "templates")
 LEFT_OUT = ("render/pdf.py", "site/build.py", "site/serving.py")
 DEPENDENCIES = ("tomlkit", "openpyxl", "et_xmlfile")
+PACKAGE = Path(__file__).resolve().parent.parent
 STATIC = Path(__file__).resolve().parent / "static"
 SERVE_STATIC = Path(__file__).resolve().parent.parent / "serve" / "static"
 SHARED = ("app.js", "app.css")  # the phone page's own script and style, as `serve` sends them
@@ -139,12 +140,11 @@ def _package_files(name: str) -> Iterator[tuple[str, Path]]:
 
 def python_zip() -> bytes:
     """kingsheet's own pure-Python layers and its dependencies, as one zip for the worker's path."""
-    import kingsheet
     from kingsheet.core.rules import template_dir
 
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("kingsheet/__init__.py", Path(kingsheet.__file__).read_bytes())
+        z.write(PACKAGE / "__init__.py", "kingsheet/__init__.py")
         for arc, path in _package_files("kingsheet"):
             inner = arc.removeprefix("kingsheet/")
             if inner.split("/")[0] in OWN and inner not in LEFT_OUT:
@@ -161,9 +161,12 @@ def python_zip() -> bytes:
 
 
 def _version() -> str:
-    import kingsheet
+    from importlib.metadata import PackageNotFoundError, version
 
-    return str(kingsheet.__version__)
+    try:
+        return version("kingsheet")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"
 
 
 def page_html(lang: str) -> str:
@@ -198,11 +201,11 @@ def build(out: Path, lang: str, pyodide: Path | None = None, say: Callable[[str]
     for name in OWN_FILES:
         files[name] = (STATIC / name).read_bytes()
     stamp = _sha256(b"".join(_sha256(files[n]).encode() for n in sorted(files)))[:16]
+    files["build.json"] = json.dumps({"version": stamp, "pyodide": PYODIDE_VERSION,
+                                      "python": _sha256(files["python.zip"])}).encode()
     listed = sorted(n for n in files if n != "sw.js")
     files["sw.js"] = files["sw.js"].replace(b'"{version}"', json.dumps(stamp).encode()).replace(
         b"[/*files*/]", json.dumps(["./", *listed]).encode())
-    files["build.json"] = json.dumps({"version": stamp, "pyodide": PYODIDE_VERSION,
-                                      "python": _sha256(files["python.zip"])}).encode()
     try:
         out.mkdir(parents=True, exist_ok=True)
         (out / "pyodide").mkdir(exist_ok=True)

@@ -369,7 +369,7 @@ def bring_in(folder: Path, name: str, data: bytes) -> Path:
                 text = data.decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise InputError(_("{path}: not UTF-8 text").format(path=name[:80])) from None
-            read_game(text, path, folder)
+            read_game(text, Path(name[:80]), folder)  # named as the person knows it
         else:
             atomic_write(sheet, data)
             text = game_file_text(load_any(sheet), folder, folder)

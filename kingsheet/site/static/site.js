@@ -8,7 +8,7 @@
   const DB = "kingsheet", STORE = "games", CURRENT = "kingsheet-current";
   let db = null, worker = null, ready = false, failed = null, next = 1;
   const waiting = new Map();
-  const timings = {ready: null, calls: []};
+  const timings = {ready: null, how: null, snapshot: null, calls: []};
 
   function openDb() {
     return new Promise((resolve, reject) => {
@@ -40,10 +40,13 @@
     worker = new Worker("worker.js", {type: "module"});
     worker.onmessage = (ev) => {
       const m = ev.data;
+      if (m.snapshot !== undefined) { timings.snapshot = m.snapshot; return; }
+      if (m.snapshotFailed !== undefined) { timings.snapshotFailed = m.snapshotFailed; return; }
       if (m.ready !== undefined) {
         ready = m.ready;
         failed = m.ready ? null : m.error;
         timings.ready = m.ms || null;
+        timings.how = m.how || null;
         if (window.kingsheetReload) window.kingsheetReload();
         return;
       }

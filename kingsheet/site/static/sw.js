@@ -3,7 +3,7 @@
 "use strict";
 const VERSION = "{version}";
 const FILES = [/*files*/];
-const CACHE = "kingsheet-" + VERSION;
+const CACHE = "kingsheet-files-" + VERSION;  // (the worker keeps its memory snapshot apart)
 
 self.addEventListener("install", (ev) => {
   ev.waitUntil(caches.open(CACHE).then((c) => c.addAll(FILES)).then(() => self.skipWaiting()));
@@ -11,7 +11,7 @@ self.addEventListener("install", (ev) => {
 
 self.addEventListener("activate", (ev) => {
   ev.waitUntil(caches.keys().then((keys) => Promise.all(
-    keys.filter((k) => k.startsWith("kingsheet-") && k !== CACHE).map((k) => caches.delete(k))))
+    keys.filter((k) => k.startsWith("kingsheet-files-") && k !== CACHE).map((k) => caches.delete(k))))
     .then(() => self.clients.claim()));
 });
 
