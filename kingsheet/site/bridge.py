@@ -39,13 +39,17 @@ def handle(request_json: str) -> str:
     lang = i18n.known(str(request.get("lang") or "")) or "ru"
     with i18n.speaking(lang):
         try:
-            return json.dumps(_answer(request, lang), ensure_ascii=False)
+            answer = _answer(request, lang)
         except Answer as exc:
-            return json.dumps({"status": exc.status, "data": exc.as_json()}, ensure_ascii=False)
+            answer = {"status": exc.status, "data": exc.as_json()}
         except Exception as exc:  # noqa: BLE001 - the page gets a sentence, never a traceback
             text = _("kingsheet: unexpected error ({name}: {exc}); nothing was changed").format(
                 name=type(exc).__name__, exc=str(exc)[:200])
-            return json.dumps({"status": 500, "data": {"ok": False, "error": text}}, ensure_ascii=False)
+            answer = {"status": 500, "data": {"ok": False, "error": text}}
+    data = answer["data"]
+    if isinstance(data, dict) and isinstance(data.get("error"), str):  # a file is named as the phone knows it
+        data["error"] = data["error"].replace(f"{FOLDER}/", "")
+    return json.dumps(answer, ensure_ascii=False)
 
 
 def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:

@@ -1,0 +1,151 @@
+"""The phone app's Python, as its worker calls it (kingsheet.site.bridge), here in CPython: every
+request the page makes, the game's text going out and coming back, and every refusal a sentence.
+The same application layer serves `kingsheet serve` (tests/test_serve.py)."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kingsheet.cli.app import app
+from kingsheet.site import bridge
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ["Аня", "Боря", "Вася", "Галя"]
+
+
+@pytest.fixture(autouse=True)
+def _folder(tmp_path, monkeypatch):
+    monkeypatch.setattr(bridge, "FOLDER", tmp_path / "worker-fs")
+
+
+def call(**request):
+    return json.loads(bridge.handle(json.dumps(request)))
+
+
+def opened(game):
+    return {"file": game["file"], "text": game["text"], "template": game.get("template")}
+
+
+def new_game(lang="ru", **body):
+    answer = call(op="new", lang=lang, body={"rules": "blank-4", "players": PLAYERS, "stake": "0,50", **body})
+    assert answer["status"] == 200, answer
+    return answer["game"]
+
+
+def test_a_new_game_comes_back_as_its_text_and_state():
+    game = new_game()
+    assert game["rules"] == "blank-4" and game["deals"] == 0 and game["total"] == 12
+    assert 'stake = "0.50"' in game["text"] and game["template"] is None
+    assert game["state"]["players"] == PLAYERS and game["state"]["next"]["number"] == 1
+
+
+def test_deals_edits_and_undo_change_the_text_the_page_stores():
+    game = new_game()
+    answer = call(op="deal", lang="ru", game=opened(game), body={"seen": 0, "game": "tricks", "points": ["4", "6", "6", "0"]})
+    assert answer["data"] == {"ok": True, "message": "✓ сдача 1 сохранена"}
+    game = answer["game"]
+    assert game["deals"] == 1 and "points = [-4, -6, -6, 0]" in game["text"]
+    # a row that does not add up: refused with the row's problem, and no text to store
+    refused = call(op="deal", lang="ru", game=opened(game), body={"seen": 1, "game": "hearts", "points": [4, 4, 0, 4]})
+    assert refused["status"] == 422 and "game" not in refused and "−16" in refused["data"]["error"]
+    # another screen's view of the sheet: nothing written
+    stale = call(op="deal", lang="en", game=opened(game), body={"seen": 0, "game": "hearts", "points": [4, 4, 0, 8]})
+    assert stale["status"] == 409 and "meanwhile" in stale["data"]["error"]
+    edited = call(op="edit", lang="en", game=opened(game), body={"seen": 1, "number": 1, "game": "tricks",
+                                                                   "points": [6, 4, 6, 0]})
+    assert edited["data"]["message"] == "✓ deal 1 corrected" and "points = [-6, -4, -6, 0]" in edited["game"]["text"]
+    undone = call(op="undo", lang="en", game=opened(edited["game"]), body={"seen": 1})
+    assert undone["data"]["message"] == "deal 1 removed" and undone["game"]["deals"] == 0
+    assert call(op="edit", lang="en", game=opened(undone["game"]), body={"seen": 0, "number": 1})["status"] == 400
+
+
+def test_state_money_and_rules_read_without_changing_anything():
+    text = (ROOT / "examples" / "blank-4.toml").read_text(encoding="utf-8")
+    game = {"file": "friday.toml", "text": text}
+    state = call(op="state", lang="en", game=game)
+    assert state["status"] == 200 and "game" not in state and state["data"]["complete"] is True
+    money = call(op="money", lang="ru", game=game)["data"]
+    assert money["final"] is True and [t[:2] for t in money["pairwise"]["transfers"]] == [
+        ["Аня", "Боря"], ["Вася", "Боря"], ["Вася", "Галя"]]
+    rules = call(op="rules", lang="en")["data"]
+    assert {"id": "blank-4", "name": "King for four (the blank)", "players": 4} in rules
+    words = call(op="words", lang="en")["data"]
+    assert words["none"] is True and words["words"]["games"] == "Games"
+
+
+def test_files_out_of_the_phone():
+    text = (ROOT / "examples" / "blank-4.toml").read_text(encoding="utf-8")
+    game = {"file": "friday.toml", "text": text}
+    xlsx = call(op="export", lang="ru", suffix=".xlsx", game=game)["data"]
+    assert xlsx["name"] == "friday.xlsx" and base64.b64decode(xlsx["b64"])[:2] == b"PK"
+    toml = call(op="export", lang="ru", suffix=".toml", game=game)["data"]
+    assert base64.b64decode(toml["b64"]).decode("utf-8") == text
+    csv = call(op="export", lang="ru", suffix=".csv", game=game)["data"]
+    assert "Аня" in base64.b64decode(csv["b64"]).decode("utf-8")
+    assert call(op="export", lang="en", suffix=".exe", game=game)["status"] == 404
+
+
+def test_files_into_the_phone(tmp_path):
+    """A workbook or CSV made elsewhere becomes a game on the phone that checks the same."""
+    for suffix in (".xlsx", ".csv"):
+        sheet = tmp_path / f"friday{suffix}"
+        assert CliRunner().invoke(app, ["export", str(ROOT / "examples" / "blank-4.toml"), "-o", str(sheet)]).exit_code == 0
+        answer = call(op="import", lang="en", name=sheet.name, data=base64.b64encode(sheet.read_bytes()).decode(),
+                      taken_names=["2026-01-01-1.toml"])
+        assert answer["status"] == 200, answer
+        assert answer["game"]["deals"] == 12 and answer["game"]["complete"] is True
+        assert answer["game"]["state"]["totals"][-1][1:] == ["−32", "37", "−30", "25"]
+    bad = call(op="import", lang="en", name="../../etc/passwd.toml", data=base64.b64encode(b"x = [").decode())
+    assert bad["status"] == 400 and "passwd.toml" in bad["data"]["error"] and "worker-fs" not in bad["data"]["error"]
+    assert call(op="import", lang="en", name="photo.jpg", data="")["status"] == 400
+
+
+def test_a_house_template_picked_on_the_phone_travels_with_its_game():
+    template = (ROOT / "examples" / "house" / "king-x10.toml").read_text(encoding="utf-8")
+    game = new_game("en", rules="ignored", template={"name": "../our king!.toml", "text": template})
+    assert game["template"]["name"] == "our_king_.toml" and 'rules = "our_king_.toml"' in game["text"]
+    assert game["rules"] == "king-x10"
+    state = call(op="state", lang="en", game=opened(game))["data"]
+    assert state["ok"] is True and state["deals"] == 0
+    big = call(op="new", lang="en", body={"players": PLAYERS, "template": {"name": "t.toml", "text": "#" * 70_000}})
+    assert big["status"] == 400 and "KiB" in big["data"]["error"]
+
+
+def test_every_refusal_is_a_sentence():
+    assert call(op="deal", lang="en", body={})["status"] == 404  # no game open
+    assert call(op="launch", lang="en", game={"file": "a.toml", "text": 'format = 1\nrules = "blank-4"\nplayers = ["A", "B", "C", "D"]\n'})["status"] == 404
+    answer = json.loads(bridge.handle("{not json"))
+    assert answer["status"] == 400 and answer["data"]["ok"] is False
+    assert json.loads(bridge.handle("x" * (bridge.MAX_REQUEST + 1)))["status"] == 413
+    broken = call(op="state", lang="en", game={"file": "../x.toml", "text": 'format = 1\nrules = "nope"\nplayers = ["A"]\n'})
+    assert broken["data"]["ok"] is False and "nope" in broken["data"]["error"]
+    assert broken["data"]["error"].startswith("game.toml: ")  # the file as the phone knows it, no folder
+    # the worker never throws a traceback at the page: an unexpected failure is a sentence too
+    original = bridge._answer
+    try:
+        bridge._answer = lambda request, lang: 1 / 0  # type: ignore[assignment]
+        crashed = json.loads(bridge.handle('{"op": "state"}'))
+    finally:
+        bridge._answer = original
+    assert crashed["status"] == 500 and "ZeroDivisionError" in crashed["data"]["error"]
+
+
+def test_warming_up_before_the_snapshot_leaves_nothing_behind():
+    bridge.warm()
+    assert not bridge.FOLDER.exists()
+
+
+def test_the_site_command_writes_the_app_or_says_why_not(tmp_path):
+    fake = tmp_path / "pyodide.tgz"
+    fake.write_bytes(b"not pyodide")
+    result = CliRunner().invoke(app, ["site", "-o", str(tmp_path / "app"), "--pyodide", str(fake)])
+    assert result.exit_code == 2 and "sha256" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "app").exists()  # nothing half-written
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    assert CliRunner().invoke(app, ["site", "-o", str(a_file)]).exit_code == 2
