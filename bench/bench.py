@@ -1,6 +1,6 @@
 """Print every figure the issues ask for. Usage: python bench/bench.py [--quick] [section ...]
 
-Sections: verify, eralash, counted, cli, pdf, xlsx, batch. Timings are medians of repeated runs on this
+Sections: verify, eralash, counted, cli, pdf, xlsx, batch, serve, site, scan. Timings are medians of repeated runs on this
 machine; whole-process figures are compared with a minimal typer app measured in the same run.
 """
 
@@ -595,9 +595,102 @@ class _ScanTally:
             tally.report(tally.n["sheets"])
 
 
+def _renderers_memory() -> list[int]:
+    """The proportional memory (PSS: shared pages divided among their sharers) of each of
+    Chromium's renderer processes, in bytes: a page and its worker live in one of them."""
+    sizes = []
+    for proc in Path("/proc").iterdir():
+        try:
+            cmd = (proc / "cmdline").read_bytes()
+            if b"chrom" in cmd and b"--type=renderer" in cmd:
+                for line in (proc / "smaps_rollup").read_text().splitlines():
+                    if line.startswith("Pss:"):
+                        sizes.append(int(line.split()[1]) * 1024)
+        except (OSError, ValueError):
+            continue
+    return sizes
+
+
+def bench_site(quick: bool) -> None:
+    """The phone app (`kingsheet site`) in the system's headless Chromium at a phone's size, served
+    on 127.0.0.1: its size as transferred, the first visit to ready, a repeat visit offline to ready
+    (from the memory snapshot), a deal checked and stored, and the page's memory."""
+    import gzip
+    import shutil
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    from kingsheet.site.build import build
+    from kingsheet.site.serving import server
+
+    chromium = os.environ.get("KINGSHEET_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "app"
+        t0 = time.perf_counter()
+        sizes = build(out, "ru")
+        built = time.perf_counter() - t0
+        raw = sum(sizes.values())
+        zipped = sum(len(gzip.compress((out / n).read_bytes(), 6)) for n in sizes)
+        print(f"site: built in {built:.1f} s; {len(sizes)} files, {raw / 1e6:.1f} MB, "
+              f"{zipped / 1e6:.1f} MB as transferred with gzip (goal ≤ 8 MB)")
+        httpd = server(out, 0)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{httpd.server_port}/"
+        ready = "window.KS_TRANSPORT && window.KS_TRANSPORT.isReady()"
+        firsts, repeats, deals = [], [], []
+        memory = 0
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+            for _ in range(2 if quick else 4):
+                ctx = browser.new_context(**phone)  # a phone that never saw the app
+                page = ctx.new_page()
+                t0 = time.perf_counter()
+                page.goto(base)
+                page.wait_for_function(ready, timeout=120_000)
+                firsts.append(time.perf_counter() - t0)
+                page.wait_for_function("KS_TRANSPORT.timings.snapshot !== null", timeout=60_000)
+                page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+                page.reload()
+                page.wait_for_function("navigator.serviceWorker.controller !== null && " + ready, timeout=60_000)
+                ctx.set_offline(True)
+                for _ in range(2):
+                    t0 = time.perf_counter()
+                    page.reload()
+                    page.wait_for_function(ready, timeout=60_000)
+                    repeats.append(time.perf_counter() - t0)
+                answer = page.evaluate("""async () => {
+                    const t = window.KS_TRANSPORT;
+                    await t.call("/api/new", {rules: "blank-4", players: ["Аня", "Боря", "Вася", "Галя"], stake: "1"}, "ru");
+                    const rows = [[4, 6, 6, 0], [4, 4, 0, 8], [0, 4, 0, 12], [0, 8, 4, 4], [16, 0, 0, 0], [0, 16, 0, 0]];
+                    const games = ["tricks", "hearts", "boys", "girls", "king", "last"];
+                    const times = [];
+                    for (let k = 0; k < rows.length; k++) {
+                        const t0 = performance.now();
+                        const r = await t.call("/api/deal", {seen: k, game: games[k], points: rows[k]}, "ru");
+                        times.push(performance.now() - t0);
+                        if (!r.data.ok) throw new Error(r.data.error);
+                    }
+                    return times;
+                }""")
+                deals.extend(answer)
+                memory = max(memory, *_renderers_memory(), 0)
+                ctx.close()
+            browser.close()
+        httpd.shutdown()
+    print(f"site: first visit to ready {statistics.median(firsts):.1f} s (median of {len(firsts)}; goal ≤ 8 s)")
+    print(f"site: repeat visit offline to ready {statistics.median(repeats):.2f} s (median of {len(repeats)}, "
+          f"from the memory snapshot; goal ≤ 3 s)")
+    print(f"site: a deal checked and stored {statistics.median(deals):.0f} ms (median of {len(deals)}, worst "
+          f"{max(deals):.0f} ms; goal ≤ 100 ms)")
+    print(f"site: the page's memory {memory / 1e6:.0f} MB (the largest renderer process's PSS, page and "
+          "worker; goal ≤ 300 MB)")
+
+
 SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "counted": bench_counted,
             "cli": bench_cli, "pdf": bench_pdf, "serve": bench_serve, "scan": bench_scan,
-            "xlsx": bench_xlsx}
+            "xlsx": bench_xlsx, "site": bench_site}
 
 
 def main() -> None:

@@ -87,10 +87,10 @@ def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def warm() -> None:
-    """Import everything a request may need and run one of each, before a memory snapshot of the
-    worker's Python is taken: a start from the snapshot then finds it all done."""
+    """Import what a deal needs and run one of each request, before a memory snapshot of the
+    worker's Python is taken: a start from the snapshot then finds it all done. (Workbooks are left
+    out: openpyxl takes 1.6 s to import here, paid only when a workbook goes out or comes in.)"""
     import kingsheet.files.importers.csv  # noqa: F401
-    import kingsheet.render.xlsx  # noqa: F401
 
     game = json.loads(handle(json.dumps({"op": "new", "lang": "ru", "body": {
         "rules": "blank-4", "players": ["А", "Б", "В", "Г"], "stake": "1"}})))["game"]
