@@ -77,21 +77,20 @@ def _missing_dependency(report: pytest.CollectReport | pytest.TestReport) -> str
     return reason if any(word in reason.lower() for word in MISSING) else None
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
-    outcome = yield
-    report = outcome.get_result()
+def _fail_when_missing(report: pytest.CollectReport | pytest.TestReport, what: str) -> None:
     reason = _missing_dependency(report)
     if reason:
         report.outcome = "failed"
-        report.longrepr = f"CI: skipped for a missing dependency: {reason}"
+        report.longrepr = f"CI: {what}skipped for a missing dependency: {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  # type: ignore[no-untyped-def]
+    outcome = yield
+    _fail_when_missing(outcome.get_result(), "")
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_make_collect_report(collector: pytest.Collector):  # type: ignore[no-untyped-def]
     outcome = yield
-    report = outcome.get_result()
-    reason = _missing_dependency(report)
-    if reason:
-        report.outcome = "failed"
-        report.longrepr = f"CI: {collector.nodeid} skipped for a missing dependency: {reason}"
+    _fail_when_missing(outcome.get_result(), f"{collector.nodeid} ")

@@ -16,11 +16,12 @@ ALLOWED = {
     "core": {"core"},
     "files": {"core", "files"},
     "render": {"core", "render"},
-    "table": {"core", "files", "render", "table"},  # the application layer: every flow a screen starts
+    "club": {"core", "files", "club"},  # a club's history: the index and its queries (pure Python)
+    "table": {"core", "files", "render", "club", "table"},  # the application layer: every flow a screen starts
     "serve": {"core", "files", "render", "table", "serve"},  # the phone page: a layer beside the command line
     "site": {"core", "files", "render", "table", "site"},  # the phone app, offline in the browser
     "scan": {"core", "files", "render", "scan"},  # the photographed blank, read back
-    "cli": {"core", "files", "render", "table", "serve", "scan", "site", "cli"},
+    "cli": {"core", "files", "render", "club", "table", "serve", "scan", "site", "cli"},
 }
 
 
@@ -84,12 +85,14 @@ def test_the_suite_runs_against_the_package_it_means():
 
 
 def test_the_heavy_extras_load_only_in_their_command():
-    """Starlette and uvicorn (kingsheet[serve]) are not imported by the CLI's start nor by any other command."""
+    """Starlette and uvicorn (kingsheet[serve]), the scanner and the phone app's builder are not
+    imported by the CLI's start nor by any other command."""
     import subprocess
     import sys
 
     code = ("import sys, kingsheet.cli.app; "
-            "print(sorted(m for m in ('starlette', 'uvicorn', 'kingsheet.serve', 'cv2', 'numpy', 'kingsheet.scan') "
+            "print(sorted(m for m in ('starlette', 'uvicorn', 'kingsheet.serve', 'cv2', 'numpy', 'kingsheet.scan', "
+            "'kingsheet.site', 'kingsheet.table', 'tarfile', 'zipfile') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -684,6 +684,162 @@ def site_cmd(
             fail(_("cannot serve {path}: {why}").format(path=output, why=exc.strerror or exc))
 
 
+club_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help=_(
+    "A club's history: a folder of game files added up evening by evening (standings, ledger, a "
+    "player, payments, a report).\n\nExample: kingsheet club standings --dir ~/king --season 2026"))
+app.add_typer(club_app, name="club")
+ClubDir = Annotated[Path | None, typer.Option("--dir", help=_(
+    "The club's folder of game files (default: the folder of the current game)."))]
+Season = Annotated[str | None, typer.Option("--season", help=_("A season of club.toml, or a year (2026)."))]
+From = Annotated[str | None, typer.Option("--from", help=_("The first date counted (2026-09-01)."))]
+To = Annotated[str | None, typer.Option("--to", help=_("The last date counted."))]
+ClubRules = Annotated[str | None, typer.Option("--rules", "-r", help=_("Only games of this rule system (points are "
+                                                                        "compared within one)."),
+                                               autocompletion=complete_rules)]
+AsJson = Annotated[bool, typer.Option("--json", help=_("Machine-readable output."))]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, max=64, help=_("Processes that read new files."))]
+
+
+def _club(folder: Path | None, jobs: int, lang: str, quiet: bool = False) -> tuple[Any, Any]:
+    """The club of the folder and its index brought up to date; files that do not count are listed."""
+    from kingsheet.club.config import load_club
+    import contextlib
+
+    from kingsheet.club.index import open_index, update
+    from kingsheet.club.queries import files
+    from kingsheet.render.club import files_text
+
+    if folder is None:
+        from kingsheet.files.current import current_game
+
+        try:
+            folder = current_game().parent
+        except Unusable:
+            fail(_("which club? give its folder with --dir (or start a game there with kingsheet new)"))
+    if not folder.is_dir():
+        fail(_("{path}: no such folder").format(path=folder))
+    try:
+        club = load_club(folder)
+        conn = open_index(folder)
+        update(conn, folder, jobs)
+    except Unusable as exc:
+        fail_on(exc)
+    if not quiet:
+        for line in files_text(files(conn), lang):
+            typer.echo(one_line(line), err=True)
+    return club, (conn, contextlib.closing(conn))
+
+
+def _club_answer(work: Any, as_json: bool, text: Any, lang: str) -> None:
+    try:
+        data = work()
+    except Unusable as exc:
+        fail_on(exc)
+    if as_json:
+        emit_json(data)
+    else:
+        typer.echo(text(data, lang))
+
+
+@club_app.command("standings", help=_("Who is ahead: evenings, wins, money, and points within one rule system.\n\n"
+                                      "Example: kingsheet club standings --season 2026"))
+def club_standings(folder: ClubDir = None, season: Season = None, start: From = None, end: To = None,
+                   rules: ClubRules = None, as_json: AsJson = False, jobs: Jobs = 1, lang: Lang = "") -> None:
+    from kingsheet.club.queries import period, standings
+    from kingsheet.render.club import standings_text
+
+    club, (conn, stack) = _club(folder, jobs, lang)
+    with stack:
+        _club_answer(lambda: standings(conn, club, period(club, season, start, end, rules)), as_json,
+                     standings_text, lang)
+
+
+@club_app.command("ledger", help=_("Who owes whom across the evenings, payments taken off, in the fewest transfers.\n\n"
+                                   "Example: kingsheet club ledger"))
+def club_ledger(folder: ClubDir = None, as_json: AsJson = False, jobs: Jobs = 1, lang: Lang = "") -> None:
+    from kingsheet.club.queries import ledger
+    from kingsheet.render.club import ledger_text
+
+    club, (conn, stack) = _club(folder, jobs, lang)
+    with stack:
+        _club_answer(lambda: ledger(conn, club), as_json, ledger_text, lang)
+
+
+@club_app.command("player", help=_("One player: averages per game, how often the worst fell to them, best and worst "
+                                   "evening, streaks, head to head.\n\nExample: kingsheet club player Аня"))
+def club_player(name: Annotated[str, typer.Argument(help=_("The player (any alias, or the start of the name)."))],
+                folder: ClubDir = None, season: Season = None, start: From = None, end: To = None,
+                rules: ClubRules = None, as_json: AsJson = False, jobs: Jobs = 1, lang: Lang = "") -> None:
+    from kingsheet.club.queries import period, player
+    from kingsheet.core import i18n
+    from kingsheet.render.club import player_text
+
+    club, (conn, stack) = _club(folder, jobs, lang)
+    with stack:
+        _club_answer(lambda: player(conn, club, name, period(club, season, start, end, rules), i18n.language()),
+                     as_json, player_text, lang)
+
+
+@club_app.command("paid", help=_("Record a payment between evenings (kept in club.toml).\n\n"
+                                 "Example: kingsheet club paid Вася Боря 10"))
+def club_paid(payer: Annotated[str, typer.Argument(help=_("Who paid."))],
+              payee: Annotated[str, typer.Argument(help=_("Who was paid."))],
+              amount: Annotated[str, typer.Argument(help=_("How much (10, 12.50)."))],
+              date: Annotated[str | None, typer.Option("--date", help=_("When (default: today)."))] = None,
+              currency: Annotated[str | None, typer.Option("--currency", help=_("Default RUB."))] = None,
+              folder: ClubDir = None, lang: Lang = "") -> None:
+    from kingsheet.club.config import record_payment
+    from kingsheet.core.money import fmt_amount
+
+    club, (conn, stack) = _club(folder, 1, lang, quiet=True)
+    with stack:
+        players = [row[0] for row in conn.execute("SELECT DISTINCT player FROM results")]
+    try:
+        pay = record_payment(club, payer, payee, amount, currency, date, players)
+    except Unusable as exc:
+        fail_on(exc)
+    typer.echo(_("recorded: {payer} → {payee} {amount} ({date})").format(
+        payer=pay.payer, payee=pay.payee, amount=fmt_amount(pay.amount, pay.currency), date=pay.date))
+
+
+@club_app.command("files", help=_("Every game file of the club and how it counts.\n\nExample: kingsheet club files"))
+def club_files(folder: ClubDir = None, as_json: AsJson = False, jobs: Jobs = 1, lang: Lang = "") -> None:
+    from kingsheet.club.queries import files
+
+    club, (conn, stack) = _club(folder, jobs, lang, quiet=not as_json)
+    with stack:
+        data = files(conn)
+    if as_json:
+        emit_json(data)
+        return
+    for f in data["files"]:
+        typer.echo(one_line(f"{f['file']}: {f['status']}" + (f" — {f['problem']}" if f.get("problem") else "")))
+
+
+@club_app.command("report", help=_("The club as a PDF: standings, ledger, money over time, averages per game.\n\n"
+                                   "Example: kingsheet club report -o club.pdf --season 2026"))
+def club_report(output: Annotated[Path, typer.Option("--output", "-o", help=_("club.pdf"))],
+                folder: ClubDir = None, season: Season = None, start: From = None, end: To = None,
+                rules: ClubRules = None, force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
+                jobs: Jobs = 1, lang: Lang = "") -> None:
+    from kingsheet.club.queries import history, ledger, period, standings
+    from kingsheet.core import i18n
+    from kingsheet.files.storage import write_new
+    from kingsheet.render.club import report_pdf
+
+    _output(output, {".pdf"})
+    club, (conn, stack) = _club(folder, jobs, lang)
+    with stack:
+        try:
+            when = period(club, season, start, end, rules)
+            data = report_pdf(standings(conn, club, when), ledger(conn, club), history(conn, club, when, i18n.language()),
+                              i18n.language())
+            write_new(output, data, force)
+        except Unusable as exc:
+            fail_on(exc)
+    typer.echo(_("wrote {output}").format(output=output))
+
+
 @app.command("scan", help=_("Read photographed blanks back into a game file, each row checked and chosen by the "
                              "rules; rows to confirm are listed and marked in the file.\n\n"
                              'Example: kingsheet scan page1.jpg -o friday.toml --players "Аня,Боря,Вася,Галя"'))

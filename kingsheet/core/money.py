@@ -182,6 +182,12 @@ def round_keeping_zero(values: Mapping[str, Decimal], step: Decimal) -> dict[str
     return {p: (v.quantize(step) if step < 1 else v) for p, v in out.items()}
 
 
+def fewest_transfers(balances: Mapping[str, Decimal]) -> tuple[list[Transfer], bool]:
+    """The fewest transfers realising ``balances`` (which sum to zero), and whether the search was
+    exact (up to EXACT_LIMIT people who owe or are owed) rather than the greedy rule."""
+    return _fewest(balances)
+
+
 def _fewest(balances: Mapping[str, Decimal]) -> tuple[list[Transfer], bool]:
     """The fewest transfers realising ``balances`` (sum zero)."""
     people = [p for p, v in balances.items() if v != 0]
@@ -316,11 +322,16 @@ def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, 
 def fmt_money(amount: Decimal, s: Settlement) -> str:
     """An amount as the players read it: «1 234,50 ₽» in Russian, «1,234.50 ₽» in English; whole
     amounts without the kopecks («185 ₽»)."""
-    q = _quantum(s.currency)
+    return fmt_amount(amount, s.currency)
+
+
+def fmt_amount(amount: Decimal, currency: str) -> str:
+    """An amount in ``currency`` as the players read it (see fmt_money)."""
+    q = _quantum(currency)
     text = f"{amount.quantize(q):,}"
     if text.endswith(".00"):
         text = text[:-3]
-    return f"{local_number(text)} {s.symbol}"
+    return f"{local_number(text)} {CURRENCIES[currency][1]}"
 
 
 def local_number(text: str) -> str:

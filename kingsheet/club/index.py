@@ -1,0 +1,232 @@
+"""The club's index: every game file of the folder read once, checked, and kept in SQLite.
+
+Brought up to date on every `club` command: a file whose size and time are as indexed is not read;
+one that changed is read again (and if its bytes are the same, only its time is noted); a removed
+file is dropped. A game is keyed by its content (the game file's data, not its bytes or name), so
+the same game saved twice under two names counts once. A file that does not load is listed with
+its problem and kept out of the figures; so is a game with problems, and a game still in progress
+is shown as such.
+
+Per game the index keeps what the queries need and no more: each player's ИТОГО and money (at the
+game's own stake and method), and per player and game of the rules: deals played, points, and the
+deals where the player took the worst of the table. The index lives beside the games
+(``.kingsheet-club.sqlite``), or in the user data folder when the games' folder cannot be written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kingsheet.club.config import CLUB_FILE
+from kingsheet.core.i18n import _
+from kingsheet.core.problems import StorageError, Unusable
+
+INDEX_FILE = ".kingsheet-club.sqlite"
+SCHEMA = 1
+MAX_GAMES = 100_000  # files in one club folder
+
+TABLES = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, sha TEXT, game TEXT,
+                                 problem TEXT);
+CREATE TABLE IF NOT EXISTS games(key TEXT PRIMARY KEY, status TEXT, problem TEXT, rules TEXT, rules_name TEXT,
+                                 date TEXT, title TEXT, deals INTEGER, length INTEGER, stake TEXT, currency TEXT,
+                                 method TEXT);
+CREATE TABLE IF NOT EXISTS results(game TEXT, seat INTEGER, player TEXT, total TEXT, money TEXT,
+                                   PRIMARY KEY(game, seat));
+CREATE TABLE IF NOT EXISTS tallies(game TEXT, player TEXT, game_id TEXT, label TEXT, deals INTEGER, points INTEGER,
+                                   worst INTEGER);
+CREATE INDEX IF NOT EXISTS tallies_game ON tallies(game);
+CREATE INDEX IF NOT EXISTS games_date ON games(date);
+"""
+
+
+@dataclass(frozen=True)
+class Updated:
+    read: int  # files read and checked this time
+    unchanged: int
+    removed: int
+
+
+def index_path(folder: Path) -> Path:
+    """Beside the games when that folder can be written, else in the user data folder."""
+    beside = folder / INDEX_FILE
+    if os.access(folder, os.W_OK) or beside.exists() and os.access(beside, os.W_OK):
+        return beside
+    from platformdirs import user_data_dir
+
+    key = hashlib.sha256(str(folder.resolve()).encode()).hexdigest()[:16]
+    other = Path(user_data_dir("kingsheet")) / "clubs" / f"{key}.sqlite"
+    other.parent.mkdir(parents=True, exist_ok=True)
+    return other
+
+
+def open_index(folder: Path) -> sqlite3.Connection:
+    """The club's index, made if need be (and made afresh if it is of another schema or damaged)."""
+    path = index_path(folder)
+    for attempt in (1, 2):
+        conn = None
+        try:
+            conn = sqlite3.connect(path, timeout=30)
+            conn.executescript(TABLES)
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if row is None:
+                conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+                conn.commit()
+            elif row[0] != str(SCHEMA):
+                raise sqlite3.DatabaseError("another schema")
+            return conn
+        except sqlite3.DatabaseError:
+            if conn is not None:
+                conn.close()
+            if attempt == 2:
+                break
+            with contextlib.suppress(OSError):
+                path.unlink()  # only an index: it is made again from the games
+    raise StorageError(_("{path}: the club's index cannot be made").format(path=path))
+
+
+@contextlib.contextmanager
+def opened(folder: Path) -> Iterator[sqlite3.Connection]:
+    conn = open_index(folder)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def game_files(folder: Path) -> list[Path]:
+    """Every game file in the folder and below it (not the club's file, not hidden ones)."""
+    out = []
+    for path in folder.rglob("*.toml"):
+        rel = path.relative_to(folder)
+        if any(part.startswith(".") for part in rel.parts) or rel.as_posix() == CLUB_FILE:
+            continue
+        out.append(path)
+        if len(out) > MAX_GAMES:
+            raise StorageError(_("{folder}: more than {most} game files; a club is a folder of evenings").format(
+                folder=folder, most=MAX_GAMES))
+    return sorted(out)
+
+
+def update(conn: sqlite3.Connection, folder: Path, jobs: int = 1) -> Updated:
+    """Bring the index up to date with the folder."""
+    files = game_files(folder)
+    known = {row[0]: (row[1], row[2]) for row in conn.execute("SELECT path, mtime_ns, size FROM files")}
+    here = {}
+    stale = []
+    for path in files:
+        rel = path.relative_to(folder).as_posix()
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        here[rel] = (st.st_mtime_ns, st.st_size)
+        if known.get(rel) != here[rel]:
+            stale.append(rel)
+    removed = [p for p in known if p not in here]
+    for rel, facts in zip(stale, _read_all([str(folder / rel) for rel in stale], jobs), strict=True):
+        _store(conn, rel, here[rel], facts)
+    for rel in removed:
+        conn.execute("DELETE FROM files WHERE path = ?", (rel,))
+    # a game no file holds any more goes with its figures
+    conn.execute("DELETE FROM results WHERE game NOT IN (SELECT game FROM files WHERE game IS NOT NULL)")
+    conn.execute("DELETE FROM tallies WHERE game NOT IN (SELECT game FROM files WHERE game IS NOT NULL)")
+    conn.execute("DELETE FROM games WHERE key NOT IN (SELECT game FROM files WHERE game IS NOT NULL)")
+    conn.commit()
+    return Updated(len(stale), len(files) - len(stale), len(removed))
+
+
+def _read_all(paths: list[str], jobs: int) -> Iterable[dict[str, Any]]:
+    if jobs <= 1 or len(paths) < 4 * jobs:
+        return [read_game_facts(p) for p in paths]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(read_game_facts, paths, chunksize=max(1, min(64, len(paths) // (jobs * 4)))))
+
+
+def read_game_facts(path: str) -> dict[str, Any]:
+    """What the index keeps of one game file (run in a worker process for many files)."""
+    import tomllib
+
+    from kingsheet.core.money import money_str, settlement_of
+    from kingsheet.core.verify import verify
+    from kingsheet.files.gamefile import read_game, read_text
+
+    file = Path(path)
+    try:
+        text = read_text(file)
+        data = tomllib.loads(text)
+    except (Unusable, tomllib.TOMLDecodeError, RecursionError) as exc:
+        return {"sha": None, "problem": str(exc)}
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    if "rules" not in data and ({"stages", "games", "deck", "units"} & set(data) or not data.keys() & {"players", "deals"}):
+        return {"sha": sha, "problem": None, "skip": True}  # a house template or other TOML: not a game
+    key = hashlib.sha256(json.dumps(data, sort_keys=True, default=str, ensure_ascii=False).encode()).hexdigest()
+    try:
+        report = verify(read_game(text, file, file.parent))
+    except Unusable as exc:
+        return {"sha": sha, "problem": str(exc)}
+    game = report.game
+    rules = game.rules
+    if not report.complete:
+        status, problem = "unfinished", None
+    elif not report.ok:
+        status, problem = "problems", report.problems[0].message
+    else:
+        status, problem = "final", None
+    money = settlement_of(report)
+    if status == "final" and money is None:
+        status, problem = "problems", _("its [money] cannot be used")
+    results = [(seat, p, str(report.totals[p].total), money_str(money.settled[p]) if money else None)
+               for seat, p in enumerate(game.players)]
+    tallies: dict[tuple[str, str], list[int]] = {}
+    for row in report.rows:  # the cells as scored (what each took, counted, for a Ералаш row)
+        gid, cells = row.game_id, row.cells
+        if gid is None or not cells:
+            continue
+        worst = min(cells)
+        for p, v in zip(game.players, cells, strict=False):
+            t = tallies.setdefault((p, gid), [0, 0, 0])
+            t[0] += 1
+            t[1] += v
+            t[2] += 1 if v == worst and worst < 0 else 0
+    return {"sha": sha, "key": key, "status": status, "problem": problem, "rules": rules.id,
+            "rules_name": json.dumps(dict(rules.template.name), ensure_ascii=False),
+            "date": str(game.date) if game.date else None, "title": game.title, "deals": len(game.deals),
+            "length": len(rules.slots) or None,
+            "stake": money_str(money.stake) if money else None, "currency": money.currency if money else None,
+            "method": money.method if money else None, "results": results,
+            "labels": {gid: json.dumps({"ru": g.label("ru"), "en": g.label("en"), "n": n}, ensure_ascii=False)
+                       for n, (gid, g) in enumerate(rules.games.items())},
+            "tallies": [(p, gid, *t) for (p, gid), t in tallies.items()]}
+
+
+def _store(conn: sqlite3.Connection, rel: str, stamp: tuple[int, int], facts: dict[str, Any]) -> None:
+    if facts.get("skip"):
+        conn.execute("DELETE FROM files WHERE path = ?", (rel,))
+        conn.execute("INSERT INTO files VALUES (?, ?, ?, ?, NULL, NULL)", (rel, *stamp, facts["sha"]))
+        return
+    key = facts.get("key")
+    conn.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)",
+                 (rel, *stamp, facts["sha"], key, None if key else facts["problem"]))
+    if key is None:
+        return
+    if conn.execute("SELECT 1 FROM games WHERE key = ?", (key,)).fetchone():
+        return  # the same game under another name: counted once
+    conn.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (key, facts["status"], facts["problem"], facts["rules"], facts["rules_name"], facts["date"],
+                  facts["title"], facts["deals"], facts["length"], facts["stake"], facts["currency"], facts["method"]))
+    conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?)", [(key, *r) for r in facts["results"]])
+    conn.executemany("INSERT INTO tallies VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     [(key, p, gid, facts["labels"].get(gid), n, pts, worst)
+                      for p, gid, n, pts, worst in facts["tallies"]])

@@ -1,0 +1,259 @@
+"""What a club asks of its history, answered from the index: the standings of a season, the ledger
+of who owes whom across the evenings, one player's figures, and the files that could not count.
+
+An evening is one game file. Only finished games that check clean count (a game in progress is
+listed as such, one with problems with its first problem). Points are compared only within one rule
+system; money, at each game's own stake and method, across all. Every answer is plain data (the
+`--json` of the commands); amounts are exact decimals written as strings.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from kingsheet.club.config import Club
+from kingsheet.core.i18n import _
+from kingsheet.core.money import fewest_transfers, money_str
+from kingsheet.core.problems import InputError
+
+
+@dataclass(frozen=True)
+class Period:
+    start: dt.date | None = None
+    end: dt.date | None = None
+    rules: str | None = None
+
+    def where(self) -> tuple[str, list[Any]]:
+        clauses, args = ["g.status = 'final'"], []
+        if self.start:
+            clauses.append("g.date >= ?")
+            args.append(self.start.isoformat())
+        if self.end:
+            clauses.append("g.date <= ?")
+            args.append(self.end.isoformat())
+        if self.rules:
+            clauses.append("g.rules = ?")
+            args.append(self.rules)
+        return " AND ".join(clauses), args
+
+    def as_json(self) -> dict[str, Any]:
+        return {"from": self.start.isoformat() if self.start else None,
+                "to": self.end.isoformat() if self.end else None, "rules": self.rules}
+
+
+def period(club: Club, season: str | None, start: str | None, end: str | None, rules: str | None) -> Period:
+    """The evenings a command looks at: a season of the club (or a year), or dates, and a rule system."""
+    def day(text: str, what: str) -> dt.date:
+        try:
+            return dt.date.fromisoformat(text)
+        except ValueError:
+            raise InputError(_("{what} must be a date such as 2026-11-27, not '{text}'").format(
+                what=what, text=text[:40])) from None
+
+    first, last = club.season(season) if season else (None, None)
+    if start:
+        first = day(start, "--from")
+    if end:
+        last = day(end, "--to")
+    if rules is not None:
+        from kingsheet.core.rules import template_ids
+
+        if rules not in template_ids():
+            raise InputError(_("unknown rules '{id}'").format(id=rules[:60]))
+    return Period(first, last, rules)
+
+
+def _finals(conn: sqlite3.Connection, club: Club, when: Period) -> list[dict[str, Any]]:
+    """The counted games in date order, each with its players' totals and money (club names)."""
+    where, args = when.where()
+    games: dict[str, dict[str, Any]] = {}
+    for key, rules, date, currency, player, total, money in conn.execute(
+            f"SELECT g.key, g.rules, g.date, g.currency, r.player, r.total, r.money FROM games g "  # noqa: S608
+            f"JOIN results r ON r.game = g.key WHERE {where} ORDER BY g.date, g.key, r.seat", args):
+        g = games.setdefault(key, {"key": key, "rules": rules, "date": date, "currency": currency, "players": {}})
+        g["players"][club.who(player)] = (Decimal(total), Decimal(money))
+    return list(games.values())
+
+
+def _leaders(game: dict[str, Any]) -> set[str]:
+    best = max(t for t, _m in game["players"].values())
+    return {p for p, (t, _m) in game["players"].items() if t == best}
+
+
+def standings(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, Any]:
+    """Per player: evenings, wins (leader at the end; a shared lead counts for each), money won or
+    lost, and, within one rule system, points and points per evening; ranked by money, then wins."""
+    rows: dict[str, dict[str, Any]] = {}
+    for game in _finals(conn, club, when):
+        leaders = _leaders(game)
+        for p, (total, money) in game["players"].items():
+            r = rows.setdefault(p, {"player": p, "evenings": 0, "won": 0, "points": Decimal(0),
+                                    "money": defaultdict(Decimal)})
+            r["evenings"] += 1
+            r["won"] += p in leaders
+            r["points"] += total
+            r["money"][game["currency"]] += money
+    main = _main_currency(r["money"] for r in rows.values())
+    ranked = sorted(rows.values(), key=lambda r: (-r["money"].get(main, Decimal(0)), -r["won"], r["player"]))
+    out = []
+    for place, r in enumerate(ranked, 1):
+        out.append({"place": place, "player": r["player"], "evenings": r["evenings"], "won": r["won"],
+                    "points": _num(r["points"]) if when.rules else None,
+                    "points_per_evening": _num(r["points"] / r["evenings"]) if when.rules else None,
+                    "money": {c: money_str(v) for c, v in sorted(r["money"].items())},
+                    "money_per_evening": {c: money_str((v / r["evenings"]).quantize(Decimal("0.01")))
+                                          for c, v in sorted(r["money"].items())}})
+    return {"club": club.name, "period": when.as_json(), "currency": main, "standings": out}
+
+
+def _main_currency(moneys: Iterable[dict[str, Decimal]]) -> str:
+    seen: dict[str, int] = defaultdict(int)
+    for m in moneys:
+        for c in m:
+            seen[c] += 1
+    return max(seen, key=lambda c: (seen[c], c == "RUB")) if seen else "RUB"
+
+
+def _num(value: Decimal) -> int | str:
+    value = value.quantize(Decimal("0.01")) if value != value.to_integral_value() else value
+    return int(value) if value == value.to_integral_value() else money_str(value)
+
+
+def ledger(conn: sqlite3.Connection, club: Club, when: Period | None = None) -> dict[str, Any]:
+    """Who owes whom across the evenings: each finished evening's settlement added, the payments of
+    club.toml taken off, netted to the fewest transfers; one ledger per currency, exact."""
+    balances: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
+    evenings: dict[str, int] = defaultdict(int)
+    for game in _finals(conn, club, when or Period()):
+        evenings[game["currency"]] += 1
+        for p, (_t, money) in game["players"].items():
+            balances[game["currency"]][p] += money
+    for pay in club.payments:
+        if when and when.end and pay.date and pay.date > when.end.isoformat():
+            continue
+        balances[pay.currency][club.who(pay.payer)] += pay.amount  # paying settles a debt: owes less
+        balances[pay.currency][club.who(pay.payee)] -= pay.amount
+    out = []
+    for currency, per in sorted(balances.items()):
+        if sum(per.values(), Decimal(0)) != 0:  # pragma: no cover - each evening and each payment sums to zero
+            raise AssertionError("a ledger that does not sum to zero")
+        transfers, exact = fewest_transfers({p: v for p, v in per.items()})
+        out.append({"currency": currency, "evenings": evenings[currency],
+                    "balances": {p: money_str(v) for p, v in sorted(per.items(), key=lambda kv: (-kv[1], kv[0]))},
+                    "transfers": [t.as_json() for t in transfers], "fewest_exact": exact})
+    return {"club": club.name, "ledgers": out, "payments": [p.as_json() for p in club.payments]}
+
+
+def player(conn: sqlite3.Connection, club: Club, name: str, when: Period, lang: str) -> dict[str, Any]:
+    """One player's figures: per rule system and game the average per deal and the share of deals in
+    which they took the worst of the table; the best and worst evening; streaks; head to head."""
+    from kingsheet.core.entry import find_player
+
+    games = _finals(conn, club, when)
+    everyone = sorted({p for g in games for p in g["players"]})
+    if not everyone:
+        raise InputError(_("no finished game in this club yet"))
+    who = find_player(club.who(name), everyone)
+    mine = [g for g in games if who in g["players"]]
+    per_game: dict[tuple[str, str], list[Any]] = {}
+    keys = {g["key"] for g in mine}
+    where, args = when.where()
+    for key, rules, player_name, gid, label, deals, points, worst in conn.execute(
+            f"SELECT t.game, g.rules, t.player, t.game_id, t.label, t.deals, t.points, t.worst FROM tallies t "  # noqa: S608
+            f"JOIN games g ON g.key = t.game WHERE {where}", args):
+        if key not in keys or club.who(player_name) != who:
+            continue
+        words = json.loads(label or "{}")
+        t = per_game.setdefault((rules, gid), [words.get(lang, gid), 0, 0, 0, words.get("n", 0)])
+        t[1] += deals
+        t[2] += points
+        t[3] += worst
+    by_rules: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for (rules, gid), (label, deals, points, worst, _n) in sorted(per_game.items(), key=lambda kv: (kv[0][0], kv[1][4])):
+        by_rules[rules].append({"game": gid, "label": label, "deals": deals,
+                                "average": _num(Decimal(points) / deals) if deals else None,
+                                "worst_share": _num(Decimal(100 * worst) / deals) if deals else None})
+    evenings = [{"date": g["date"], "rules": g["rules"], "total": _num(g["players"][who][0]),
+                 "money": money_str(g["players"][who][1]), "currency": g["currency"], "won": who in _leaders(g)}
+                for g in mine]
+    by_money = sorted(evenings, key=lambda e: Decimal(e["money"]))
+    longest = current = 0
+    for e in evenings:
+        current = current + 1 if e["won"] else 0
+        longest = max(longest, current)
+    heads = []
+    for other in everyone:
+        if other == who:
+            continue
+        together = [g for g in mine if other in g["players"]]
+        if together:
+            ahead = sum(g["players"][who][0] > g["players"][other][0] for g in together)
+            behind = sum(g["players"][who][0] < g["players"][other][0] for g in together)
+            heads.append({"player": other, "evenings": len(together), "ahead": ahead, "behind": behind,
+                          "even": len(together) - ahead - behind})
+    return {"club": club.name, "player": who, "period": when.as_json(), "evenings": len(mine),
+            "won": sum(e["won"] for e in evenings), "games": dict(by_rules),
+            "best": by_money[-1] if by_money else None, "worst": by_money[0] if by_money else None,
+            "streak": {"longest": longest, "current": current}, "head_to_head": heads, "history": evenings}
+
+
+def files(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Every file of the club and how it counts: final, in progress, with a problem, not loaded,
+    or the same game as another file."""
+    out = []
+    seen: set[str] = set()
+    for path, game, problem, status, gproblem, date, rules in conn.execute(
+            "SELECT f.path, f.game, f.problem, g.status, g.problem, g.date, g.rules FROM files f "
+            "LEFT JOIN games g ON g.key = f.game ORDER BY f.path"):
+        if game is None and problem is None:
+            continue  # a template or other TOML
+        if game is None:
+            out.append({"file": path, "status": "unreadable", "problem": problem})
+        elif game in seen:
+            out.append({"file": path, "status": "duplicate", "problem": None, "date": date, "rules": rules})
+        else:
+            seen.add(game)
+            out.append({"file": path, "status": status, "problem": gproblem, "date": date, "rules": rules})
+    return {"files": out}
+
+
+def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> dict[str, Any]:
+    """For the report's charts: each player's money added up evening by evening (in the club's main
+    currency), and, for the rule system played most, each player's average per deal of each game."""
+    games = _finals(conn, club, when)
+    main = _main_currency(g["players"] and {g["currency"]: Decimal(0)} for g in games)
+    names = sorted({p for g in games for p in g["players"]})
+    running = {p: [Decimal(0)] for p in names}
+    dates = [""]
+    for g in games:
+        if g["currency"] != main:
+            continue
+        dates.append(g["date"] or "")
+        for p in names:
+            running[p].append(running[p][-1] + (g["players"][p][1] if p in g["players"] else Decimal(0)))
+    counts: dict[str, int] = defaultdict(int)
+    for g in games:
+        counts[g["rules"]] += 1
+    top = max(counts, key=lambda r: (counts[r], r)) if counts else None
+    averages: dict[str, dict[str, list[int]]] = {}
+    labels: dict[str, str] = {}
+    if top:
+        where, args = Period(when.start, when.end, top).where()
+        for gid, label, player_name, deals, points in conn.execute(
+                f"SELECT t.game_id, t.label, t.player, t.deals, t.points FROM tallies t JOIN games g "  # noqa: S608
+                f"ON g.key = t.game WHERE {where}", args):
+            labels[gid] = json.loads(label or "{}").get(lang, gid)
+            acc = averages.setdefault(club.who(player_name), {}).setdefault(gid, [0, 0])
+            acc[0] += deals
+            acc[1] += points
+    return {"currency": main, "dates": dates, "money": {p: [money_str(v) for v in vals] for p, vals in running.items()},
+            "rules": top, "games": labels,
+            "averages": {p: {gid: _num(Decimal(pts) / n) for gid, (n, pts) in per.items() if n}
+                         for p, per in averages.items()}}

@@ -1,0 +1,223 @@
+"""A club's figures for people: the standings, the ledger, a player's page and the files, as text
+for the terminal and as a PDF report (reportlab's own charts). They take the plain data of
+kingsheet.club.queries (the `--json` of the commands)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from kingsheet.core.i18n import _, ngettext, speaks
+from kingsheet.core.money import fmt_amount
+from kingsheet.core.problems import num
+from kingsheet.render.text import table
+
+
+def _signed(amount: str, currency: str) -> str:
+    value = Decimal(amount)
+    return ("+" if value > 0 else "") + fmt_amount(value, currency).replace("-", "−")
+
+
+def _points(value: Any) -> str:
+    if value is None:
+        return "—"
+    return num(value) if isinstance(value, int) else str(value).replace("-", "−")
+
+
+def _money_cell(moneys: dict[str, str], main: str) -> str:
+    return ", ".join(_signed(v, c) for c, v in sorted(moneys.items(), key=lambda kv: kv[0] != main)) or "0"
+
+
+def _period(p: dict[str, Any]) -> str:
+    parts = []
+    if p.get("from") or p.get("to"):
+        parts.append(_("from {start} to {end}").format(start=p.get("from") or "…", end=p.get("to") or "…"))
+    if p.get("rules"):
+        parts.append(_("rules {id}").format(id=p["rules"]))
+    return "; ".join(parts) or _("all evenings")
+
+
+@speaks
+def standings_text(data: dict[str, Any], lang: str = "ru") -> str:
+    lines = [f"{data['club']}: {_('standings')} ({_period(data['period'])})"]
+    if not data["standings"]:
+        return "\n".join([*lines, _("no finished game in this period")])
+    head = ["#", _("player"), _("evenings"), _("won"), _("points"), _("per evening"), _("money")]
+    rows = [head]
+    for r in data["standings"]:
+        rows.append([str(r["place"]), r["player"], str(r["evenings"]), str(r["won"]), _points(r["points"]),
+                     _points(r["points_per_evening"]), _money_cell(r["money"], data["currency"])])
+    lines.append(table(rows, right={0, 2, 3, 4, 5, 6}))
+    if not data["period"].get("rules"):
+        lines.append(_("points are compared within one rule system: add --rules ID to see them"))
+    return "\n".join(lines)
+
+
+@speaks
+def ledger_text(data: dict[str, Any], lang: str = "ru") -> str:
+    lines = [f"{data['club']}: {_('who owes whom')}"]
+    if not data["ledgers"]:
+        lines.append(_("no finished game yet: nobody owes anything"))
+    for led in data["ledgers"]:
+        cur = led["currency"]
+        lines.append(ngettext("{n} finished evening, in {currency}:", "{n} finished evenings, in {currency}:",
+                              led["evenings"]).format(n=led["evenings"], currency=cur))
+        lines.append(table([[p, _signed(v, cur)] for p, v in led["balances"].items()], right={1}))
+        if led["transfers"]:
+            lines.append(_("to settle everything:"))
+            lines += [f"  {t['from']} → {t['to']} {fmt_amount(Decimal(t['amount']), cur)}" for t in led["transfers"]]
+        else:
+            lines.append(_("nobody owes anything"))
+    if data["payments"]:
+        lines.append(_("payments recorded:"))
+        lines += [f"  {p['date'] or ''} {p['from']} → {p['to']} {fmt_amount(Decimal(p['amount']), p['currency'])}"
+                  for p in data["payments"]]
+    return "\n".join(lines)
+
+
+@speaks
+def player_text(data: dict[str, Any], lang: str = "ru") -> str:
+    lines = [f"{data['player']} ({data['club']}, {_period(data['period'])})",
+             ngettext("{n} evening, won {won}", "{n} evenings, won {won}", data["evenings"]).format(
+                 n=data["evenings"], won=data["won"])]
+    for rules, games in data["games"].items():
+        lines.append("")
+        lines.append(rules)
+        rows = [[_("game"), _("deals"), _("average"), _("took the worst")]]
+        rows += [[g["label"], str(g["deals"]), _points(g["average"]),
+                  "—" if g["worst_share"] is None else f"{_points(g['worst_share'])} %"] for g in games]
+        lines.append(table(rows, right={1, 2, 3}))
+    for key, word in (("best", _("best evening")), ("worst", _("worst evening"))):
+        e = data[key]
+        if e:
+            lines.append(f"{word}: {e['date'] or '?'} {e['rules']}, {_points(e['total'])}, "
+                         f"{_signed(e['money'], e['currency'])}")
+    lines.append(_("longest run of wins: {longest}; now: {current}").format(**data["streak"]))
+    if data["head_to_head"]:
+        lines.append("")
+        rows = [[_("against"), _("evenings"), _("ahead"), _("behind"), _("even")]]
+        rows += [[h["player"], str(h["evenings"]), str(h["ahead"]), str(h["behind"]), str(h["even"])]
+                 for h in data["head_to_head"]]
+        lines.append(table(rows, right={1, 2, 3, 4}))
+    return "\n".join(lines)
+
+
+@speaks
+def files_text(data: dict[str, Any], lang: str = "ru") -> list[str]:
+    """One line per file that does not count, for stderr."""
+    words = {"unfinished": _("in progress, not counted"), "problems": _("has problems, not counted"),
+             "unreadable": _("not read"), "duplicate": _("the same game as another file, counted once")}
+    return [f"{f['file']}: {words[f['status']]}" + (f": {f['problem']}" if f.get("problem") else "")
+            for f in data["files"] if f["status"] != "final"]
+
+
+@speaks
+def report_pdf(standing: dict[str, Any], owed: dict[str, Any], story: dict[str, Any], lang: str = "ru") -> bytes:
+    """The club on paper: the standings, the ledger, each player's money over the evenings, and the
+    average per deal of each game for the rule system played most."""
+    import io
+
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.units import mm
+    from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
+
+    from kingsheet.render.pdf import FONT, GREY, _fonts, para
+
+    _fonts()
+    width = A4[0] - 24 * mm
+    out = io.BytesIO()
+    doc = SimpleDocTemplate(out, pagesize=A4, leftMargin=12 * mm, rightMargin=12 * mm, topMargin=12 * mm,
+                            bottomMargin=12 * mm, title=standing["club"], author="kingsheet")
+    flow: list[Any] = [para(standing["club"], 14, True), para(_period(standing["period"]), 8, color=GREY),
+                       Spacer(1, 4 * mm), para(_("standings"), 11, True)]
+    rows = [["#", _("player"), _("evenings"), _("won"), _("points"), _("money")]]
+    rows += [[str(r["place"]), r["player"], str(r["evenings"]), str(r["won"]), _points(r["points"]),
+              _money_cell(r["money"], standing["currency"])] for r in standing["standings"]]
+    flow.append(_grid(rows, [0.06, 0.34, 0.12, 0.1, 0.14, 0.24], width, FONT, GREY, Table, TableStyle))
+    flow += [Spacer(1, 4 * mm), para(_("who owes whom"), 11, True)]
+    for led in owed["ledgers"]:
+        cur = led["currency"]
+        flow.append(_grid([[p, _signed(v, cur)] for p, v in led["balances"].items()], [0.4, 0.25], width, FONT,
+                          GREY, Table, TableStyle))
+        flow += [para(f"{t['from']} → {t['to']}  {fmt_amount(Decimal(t['amount']), cur)}", 8)
+                 for t in led["transfers"]] or [para(_("nobody owes anything"), 8)]
+    if len(story["dates"]) > 1:
+        flow += [Spacer(1, 4 * mm), para(_("money over the evenings ({currency})").format(currency=story["currency"]),
+                                         11, True), _money_chart(story, width)]
+    if story["averages"]:
+        flow += [Spacer(1, 4 * mm), para(_("average per deal, {rules}").format(rules=story["rules"]), 11, True),
+                 _average_bars(story, width)]
+    doc.build(flow)
+    return out.getvalue()
+
+
+def _grid(rows: list[list[str]], shares: list[float], width: float, font: str, grey: Any, table: Any,
+          style: Any) -> Any:
+    t = table(rows, colWidths=[width * s for s in shares], hAlign="LEFT")
+    t.setStyle(style([("FONT", (0, 0), (-1, -1), font, 8), ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+                      ("LINEBELOW", (0, 0), (-1, 0), 0.5, grey)]))
+    return t
+
+
+def _money_chart(story: dict[str, Any], width: float) -> Any:
+    from reportlab.graphics.charts.legends import Legend
+    from reportlab.graphics.charts.lineplots import LinePlot
+    from reportlab.graphics.shapes import Drawing
+    from reportlab.lib.units import mm
+
+    from kingsheet.render.pdf import FONT, SERIES
+
+    names = list(story["money"])
+    d = Drawing(width, 70 * mm)
+    lp = LinePlot()
+    lp.x, lp.y, lp.width, lp.height = 34, 16, width - 140, 70 * mm - 28
+    lp.data = [[(i, float(v)) for i, v in enumerate(story["money"][p])] for p in names]
+    for i in range(len(names)):
+        lp.lines[i].strokeColor = SERIES[i % len(SERIES)]
+        lp.lines[i].strokeWidth = 1.3
+    evenings = len(story["dates"]) - 1
+    lp.xValueAxis.valueMin, lp.xValueAxis.valueMax = 0, max(evenings, 1)
+    lp.xValueAxis.valueSteps = list(range(0, evenings + 1, max(1, -(-evenings // 12))))
+    lp.xValueAxis.labelTextFormat = lambda v: str(int(v))
+    for axis in (lp.xValueAxis, lp.yValueAxis):
+        axis.labels.fontName, axis.labels.fontSize = FONT, 6.5
+    lp.yValueAxis.labelTextFormat = lambda v: f"{v:,.0f}".replace(",", "\u202f").replace("-", "−")
+    d.add(lp)
+    legend = Legend()
+    legend.x, legend.y = width - 95, 70 * mm - 10
+    legend.fontName, legend.fontSize = FONT, 7
+    legend.columnMaximum = max(len(names), 1)
+    legend.colorNamePairs = [(SERIES[i % len(SERIES)], p) for i, p in enumerate(names)]
+    d.add(legend)
+    return d
+
+
+def _average_bars(story: dict[str, Any], width: float) -> Any:
+    from reportlab.graphics.charts.barcharts import VerticalBarChart
+    from reportlab.graphics.charts.legends import Legend
+    from reportlab.graphics.shapes import Drawing
+    from reportlab.lib.units import mm
+
+    from kingsheet.render.pdf import FONT, SERIES
+
+    games = list(story["games"])
+    names = list(story["averages"])
+    d = Drawing(width, 75 * mm)
+    bc = VerticalBarChart()
+    bc.x, bc.y, bc.width, bc.height = 34, 30, width - 140, 75 * mm - 40
+    bc.data = [[float(story["averages"][p].get(g, 0)) for g in games] for p in names]
+    bc.categoryAxis.categoryNames = [story["games"][g][:12] for g in games]
+    bc.categoryAxis.labels.angle = 30
+    bc.categoryAxis.labels.boxAnchor = "ne"
+    for axis in (bc.categoryAxis, bc.valueAxis):
+        axis.labels.fontName, axis.labels.fontSize = FONT, 6.5
+    for i in range(len(names)):
+        bc.bars[i].fillColor = SERIES[i % len(SERIES)]
+    d.add(bc)
+    legend = Legend()
+    legend.x, legend.y = width - 95, 75 * mm - 10
+    legend.fontName, legend.fontSize = FONT, 7
+    legend.columnMaximum = max(len(names), 1)
+    legend.colorNamePairs = [(SERIES[i % len(SERIES)], p) for i, p in enumerate(names)]
+    d.add(legend)
+    return d
