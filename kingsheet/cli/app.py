@@ -702,9 +702,9 @@ Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, max=64, help=_("Proces
 
 def _club(folder: Path | None, jobs: int, lang: str, quiet: bool = False) -> tuple[Any, Any]:
     """The club of the folder and its index brought up to date; files that do not count are listed."""
-    from kingsheet.club.config import load_club
     import contextlib
 
+    from kingsheet.club.config import load_club
     from kingsheet.club.index import open_index, update
     from kingsheet.club.queries import files
     from kingsheet.render.club import files_text
