@@ -1,0 +1,281 @@
+"""A club's history (`kingsheet club`): a small club worked by hand, then a generated year of
+evenings for the properties the ledger must keep (it sums to zero, it is every evening's settlement
+less the payments, and it does not depend on the order the files were indexed in)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kingsheet.cli.app import app
+from kingsheet.club.config import load_club
+from kingsheet.club.index import INDEX_FILE, opened, update
+from kingsheet.club.queries import Period, files, ledger, period, player, standings
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "examples"))
+
+
+def _evening(source: str, date: str, stake: str, method: str, names: dict[str, str] | None = None) -> str:
+    text = (ROOT / "examples" / source).read_text(encoding="utf-8")
+    text = text.replace("date = 2026-11-27", f"date = {date}").replace('stake = "0.50"', f'stake = "{stake}"')
+    text = text.replace('method = "pairwise"', f'method = "{method}"')
+    for old, new in (names or {}).items():
+        text = text.replace(f'"{old}"', f'"{new}"')
+    return text
+
+
+@pytest.fixture
+def club(tmp_path) -> Path:
+    """Three evenings worked by hand (two rule systems, «Анна» an alias of «Аня», one payment),
+    and the files a real folder has besides: a copy of an evening, a game in progress, a broken
+    file, a house template."""
+    folder = tmp_path / "club"
+    folder.mkdir()
+    (folder / "2026-11-27.toml").write_text(_evening("blank-4.toml", "2026-11-27", "0.50", "pairwise"), encoding="utf-8")
+    (folder / "2026-11-28.toml").write_text(
+        _evening("blank-4.toml", "2026-11-28", "1", "pot", {"Аня": "Анна"}), encoding="utf-8")
+    (folder / "2026-12-01.toml").write_text(_evening("ordered-56.toml", "2026-12-01", "0.50", "pairwise"),
+                                            encoding="utf-8")
+    shutil.copy(folder / "2026-11-27.toml", folder / "friday-copy.toml")  # the same game saved twice
+    unfinished = _evening("blank-4.toml", "2026-12-02", "1", "pairwise")
+    (folder / "2026-12-02.toml").write_text(unfinished[: unfinished.index("[[deals]]", 400)], encoding="utf-8")
+    (folder / "broken.toml").write_text("players = [", encoding="utf-8")
+    shutil.copy(ROOT / "examples" / "house" / "king-x10.toml", folder / "our-king.toml")
+    (folder / "club.toml").write_text(
+        'name = "Пятничный Кинг"\naliases = ["Аня = Анна"]\n\n[[seasons]]\nname = "зима"\nfrom = 2026-11-28\n'
+        'to = 2027-02-28\n\n[[paid]]\nfrom = "Вася"\nto = "Боря"\namount = "10"\ndate = 2026-11-30\n',
+        encoding="utf-8")
+    return folder
+
+
+def _indexed(folder: Path):
+    c = load_club(folder)
+    with opened(folder) as conn:
+        update(conn, folder)
+        yield c, conn
+
+
+def test_the_hand_worked_standings(club):
+    for c, conn in _indexed(club):
+        table = standings(conn, c, Period())
+        # money at each game's own stake and method: 0.50 pairwise, 1 through the pot, 0.50 pairwise
+        assert [(r["player"], r["evenings"], r["won"], r["money"]["RUB"]) for r in table["standings"]] == [
+            ("Боря", 3, 3, "311"), ("Галя", 3, 0, "19"), ("Вася", 3, 0, "-158"), ("Аня", 3, 0, "-172")]
+        assert all(r["points"] is None for r in table["standings"])  # points only within one rule system
+        blank = standings(conn, c, Period(rules="blank-4"))["standings"]
+        assert {r["player"]: (r["points"], r["points_per_evening"]) for r in blank} == {
+            "Боря": (74, 37), "Галя": (50, 25), "Вася": (-60, -30), "Аня": (-64, -32)}
+        winter = standings(conn, c, period(c, "зима", None, None, None))["standings"]
+        assert {r["player"]: r["money"]["RUB"] for r in winter} == {"Боря": "237", "Галя": "-31", "Вася": "-98",
+                                                                    "Аня": "-108"}
+        assert [r["evenings"] for r in standings(conn, c, period(c, "2026", None, "2026-11-27", None))["standings"]] == [1] * 4
+
+
+def test_the_hand_worked_ledger(club):
+    for c, conn in _indexed(club):
+        (rub,) = ledger(conn, c)["ledgers"]
+        # −64 −32 −76 = −172; 74 + 37 + 200 − 10 paid = 301; −60 −30 −68 + 10 = −148; 50 + 25 − 56 = 19
+        assert rub["balances"] == {"Боря": "301", "Галя": "19", "Вася": "-148", "Аня": "-172"}
+        assert rub["evenings"] == 3 and len(rub["transfers"]) == 3 and rub["fewest_exact"]
+        settled = {p: Decimal(v) for p, v in rub["balances"].items()}
+        for t in rub["transfers"]:
+            settled[t["from"]] += Decimal(t["amount"])
+            settled[t["to"]] -= Decimal(t["amount"])
+        assert set(settled.values()) == {Decimal(0)}
+
+
+def test_the_hand_worked_player(club):
+    for c, conn in _indexed(club):
+        anya = player(conn, c, "анна", Period(rules="blank-4"), "ru")  # any alias, any case
+        assert anya["player"] == "Аня" and anya["evenings"] == 2 and anya["won"] == 0
+        king = next(g for g in anya["games"]["blank-4"] if g["game"] == "king")
+        assert king == {"game": "king", "label": "Кинг", "deals": 2, "average": -16, "worst_share": 100}
+        tricks = next(g for g in anya["games"]["blank-4"] if g["game"] == "tricks")
+        assert tricks["average"] == -4 and tricks["worst_share"] == 0  # −4 of −6, −6, 0: not the worst
+        assert anya["best"]["money"] == "-32" and anya["worst"]["money"] == "-64"
+        assert {h["player"]: (h["ahead"], h["behind"]) for h in anya["head_to_head"]} == {
+            "Боря": (0, 2), "Вася": (0, 2), "Галя": (0, 2)}
+        borya = player(conn, c, "Бор", Period(), "en")
+        assert borya["streak"] == {"longest": 3, "current": 3}
+
+
+def test_files_that_do_not_count_are_listed_and_kept_out(club):
+    for _c, conn in _indexed(club):
+        got = {f["file"]: f["status"] for f in files(conn)["files"]}
+        assert got == {"2026-11-27.toml": "final", "2026-11-28.toml": "final", "2026-12-01.toml": "final",
+                       "2026-12-02.toml": "unfinished", "broken.toml": "unreadable",
+                       "friday-copy.toml": "duplicate"}  # and the house template is not a game
+
+
+def test_the_index_follows_the_folder(club):
+    for c, conn in _indexed(club):
+        assert update(conn, club).read == 0  # nothing changed: nothing read
+        (club / "2026-11-28.toml").unlink()
+        assert update(conn, club).removed == 1
+        assert standings(conn, c, Period())["standings"][0]["evenings"] == 2
+        (club / "friday-copy.toml").unlink()  # its twin still holds the game
+        update(conn, club)
+        assert standings(conn, c, Period())["standings"][0]["evenings"] == 2
+
+
+def test_a_damaged_index_is_made_again(club):
+    for _c, conn in _indexed(club):
+        pass
+    (club / INDEX_FILE).write_bytes(b"not a database at all" * 100)
+    for c, conn in _indexed(club):
+        assert len(standings(conn, c, Period())["standings"]) == 4
+
+
+def test_the_commands(club, tmp_path):
+    run = CliRunner()
+    out = run.invoke(app, ["club", "standings", "--dir", str(club), "--lang", "ru"])
+    assert out.exit_code == 0, out.output
+    assert "Пятничный Кинг" in out.stdout and "+311 ₽" in out.stdout
+    assert "broken.toml: не прочитан" in out.stderr and "2026-12-02.toml: игра не закончена" in out.stderr
+    data = json.loads(run.invoke(app, ["club", "ledger", "--dir", str(club), "--json"]).stdout)
+    assert data["ledgers"][0]["balances"]["Боря"] == "301"
+    paid = run.invoke(app, ["club", "paid", "вася", "Бор", "12,50", "--dir", str(club), "--date", "2026-12-02"])
+    assert paid.exit_code == 0, paid.output
+    data = json.loads(run.invoke(app, ["club", "ledger", "--dir", str(club), "--json"]).stdout)
+    assert data["ledgers"][0]["balances"]["Боря"] == "288.50" and len(data["payments"]) == 2
+    assert '[[paid]]\nfrom = "Вася"\nto = "Боря"\namount = "12.50"' in (club / "club.toml").read_text(encoding="utf-8")
+    text = run.invoke(app, ["club", "player", "Галя", "--dir", str(club), "--lang", "en"])
+    assert text.exit_code == 0 and "ahead" in text.stdout and "Галя" in text.stdout
+    pdf = tmp_path / "club.pdf"
+    assert run.invoke(app, ["club", "report", "--dir", str(club), "-o", str(pdf)]).exit_code == 0
+    from pypdf import PdfReader
+
+    words = PdfReader(str(pdf)).pages[0].extract_text()
+    assert "Пятничный Кинг" in words and "Боря" in words
+    # refusals: one sentence, exit 2, nothing written
+    for args in (["club", "standings", "--dir", str(club), "--season", "лето"],
+                 ["club", "standings", "--dir", str(club), "--from", "вчера"],
+                 ["club", "player", "Зина", "--dir", str(club)],
+                 ["club", "paid", "Вася", "Вася", "5", "--dir", str(club)],
+                 ["club", "paid", "Вася", "Боря", "-5", "--dir", str(club)],
+                 ["club", "standings", "--dir", str(tmp_path / "nowhere")]):
+        before = (club / "club.toml").read_bytes()
+        got = run.invoke(app, args)
+        assert got.exit_code == 2 and "Traceback" not in got.output, (args, got.output)
+        assert (club / "club.toml").read_bytes() == before
+
+
+def test_a_bad_club_file_is_one_sentence(club):
+    run = CliRunner()
+    for text in ('aliases = ["Аня = Боря", "Боря = Вася"]\n', "name = 5\n", "colour = 1\n",
+                 '[[seasons]]\nname = "x"\nfrom = 2026-05-01\nto = 2026-01-01\n',
+                 '[[paid]]\nfrom = "А"\nto = "Б"\namount = "-1"\n', "name = [\n"):
+        (club / "club.toml").write_text(text, encoding="utf-8")
+        got = run.invoke(app, ["club", "ledger", "--dir", str(club)])
+        assert got.exit_code == 2 and "club.toml" in got.output and "Traceback" not in got.output, text
+
+
+# ---- a generated year ------------------------------------------------------------------------
+
+NAMES = ["Аня", "Боря", "Вася", "Галя", "Дима", "Ева"]
+
+
+def _generated(folder: Path, count: int, seed: int) -> list[Path]:
+    """A year of evenings played with real cards (the simulator), four of six people a night, at
+    stakes and methods that vary, with a broken file and a copy among them."""
+    from make_examples import write_example
+
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for k in range(count):
+        tid = rng.choice(["blank-4", "short", "symmetric"])
+        text = write_example(tid, seed * 1000 + k)
+        people = rng.sample(NAMES, 4)
+        for old, new in zip(["Аня", "Боря", "Вася", "Галя"], ["#0", "#1", "#2", "#3"], strict=True):
+            text = text.replace(f'"{old}"', f'"{new}"')
+        for i, name in enumerate(people):
+            text = text.replace(f'"#{i}"', f'"{name}"')
+        day = f"2026-{1 + k * 12 // count:02d}-{1 + k % 28:02d}"
+        text = text.replace("date = 2026-11-27", f"date = {day}")
+        text = text.replace('stake = "0.50"', f'stake = "{rng.choice(["0.50", "1", "0.10", "2"])}"')
+        text = text.replace('method = "pairwise"', f'method = "{rng.choice(["pairwise", "pot"])}"')
+        path = folder / f"{day}-{k}.toml"
+        path.write_text(text, encoding="utf-8")
+        out.append(path)
+    shutil.copy(out[0], folder / "copy-of-first.toml")
+    (folder / "torn.toml").write_text(out[1].read_text(encoding="utf-8")[:300], encoding="utf-8")
+    (folder / "club.toml").write_text('[[paid]]\nfrom = "Аня"\nto = "Боря"\namount = "3.30"\n', encoding="utf-8")
+    return out
+
+
+@pytest.fixture(scope="module")
+def year(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("year") / "club"
+    _generated(folder, 60, 7)
+    return folder
+
+
+def _independent_ledger(folder: Path) -> dict[str, Decimal]:
+    """Each file settled as `kingsheet settle` settles it (not through the index), once per game,
+    finished and clean games only, less the payments."""
+    from kingsheet.core.money import settlement_of
+    from kingsheet.core.verify import verify
+    from kingsheet.files.gamefile import load_game
+
+    total: dict[str, Decimal] = {}
+    seen = set()
+    for path in sorted(folder.glob("*.toml")):
+        if path.name in ("club.toml", "copy-of-first.toml"):
+            continue
+        try:
+            report = verify(load_game(path))
+        except Exception:  # noqa: BLE001 - the torn file
+            continue
+        if not (report.complete and report.ok) or path.read_bytes() in seen:
+            continue
+        seen.add(path.read_bytes())
+        for p, v in settlement_of(report).settled.items():  # type: ignore[union-attr]
+            total[p] = total.get(p, Decimal(0)) + v
+    total["Аня"] += Decimal("3.30")
+    total["Боря"] -= Decimal("3.30")
+    return {p: v for p, v in total.items()}
+
+
+def test_the_ledger_of_a_year_is_every_evening_less_the_payments(year):
+    c = load_club(year)
+    with opened(year) as conn:
+        update(conn, year, jobs=2)
+        (rub,) = ledger(conn, c)["ledgers"]
+    balances = {p: Decimal(v) for p, v in rub["balances"].items()}
+    assert sum(balances.values()) == 0
+    assert balances == {p: v for p, v in _independent_ledger(year).items()}
+    assert rub["evenings"] >= 50
+
+
+def test_the_ledger_does_not_depend_on_the_order_files_were_indexed(year, tmp_path):
+    c = load_club(year)
+    with opened(year) as conn:
+        update(conn, year)
+        first = ledger(conn, c)
+    again = tmp_path / "shuffled"
+    again.mkdir()
+    rng = random.Random(3)
+    paths = sorted(year.glob("*.toml"))
+    names = [f"{k:03d}.toml" for k in range(len(paths))]
+    rng.shuffle(names)
+    for path, name in zip(paths, names, strict=True):
+        shutil.copy(path, again / ("club.toml" if path.name == "club.toml" else name))
+    # indexed bit by bit, in another order, with a change made and undone on the way
+    with opened(again) as conn:
+        update(conn, again)
+        some = sorted(again.glob("0*.toml"))[:3]
+        kept = some[0].read_text(encoding="utf-8")
+        some[0].write_text(kept.replace("[[deals]]", "# edited\n[[deals]]", 1), encoding="utf-8")
+        update(conn, again)
+        second = ledger(conn, load_club(again))
+    assert first["ledgers"] == second["ledgers"]
+    assert c.name == "club"
