@@ -127,7 +127,7 @@ def test_the_index_follows_the_folder(club):
 
 
 def test_a_damaged_index_is_made_again(club):
-    for _c, conn in _indexed(club):
+    for _c, _conn in _indexed(club):
         pass
     (club / INDEX_FILE).write_bytes(b"not a database at all" * 100)
     for c, conn in _indexed(club):
