@@ -15,7 +15,7 @@ pytest.importorskip("httpx")
 from serving import friday, phone_client
 from starlette.testclient import TestClient
 
-from conftest import deal, game_text
+from conftest import ROOT, deal, game_text
 from kingsheet.files.changes import add_deal
 from kingsheet.files.gamefile import load_game
 from kingsheet.serve.app import MAX_BODY, make_app
@@ -40,7 +40,7 @@ def post(client: TestClient, what: str, **body: object) -> tuple[int, dict]:
 
 
 @pytest.mark.parametrize("path", ["/", "/api/state", "/static/app.js", "/api/events", "/api/money",
-                                  "/download/pdf", "/api/rules"])
+                                  "/download/pdf", "/api/rules", "/api/club", "/download/toml"])
 def test_nothing_is_read_without_the_token(game, path):
     c = TestClient(make_app(game, TOKEN, "en"), base_url="http://127.0.0.1:8765")
     assert c.get(path).status_code == 403
@@ -396,3 +396,18 @@ def test_the_state_kept_between_deals_follows_the_file_and_its_template(tmp_path
                                          encoding="utf-8")
     assert c.get("/api/state").json()["title"] == "Our King, v2"
     assert c.get("/api/money").json()["pairwise"]["rows"][0][0] == "Аня"
+
+
+def test_the_club_tab_adds_up_the_games_folder(client, game, tmp_path):
+    """/api/club: the standings and the ledger of every evening in the game's folder (kingsheet club)."""
+    import shutil
+
+    shutil.copy(ROOT / "examples" / "blank-4.toml", game.parent / "friday-before.toml")
+    (game.parent / "torn.toml").write_text("players = [", encoding="utf-8")
+    got = client.get("/api/club").json()
+    assert got["ok"] is True
+    assert [row[1] for row in got["standings"]] == ["Боря", "Галя", "Вася", "Аня"]
+    assert got["ledgers"][0]["transfers"][0] == ["Аня", "Боря", "64 ₽"]
+    assert any(line.startswith("torn.toml") for line in got["not_counted"])
+    assert any("in progress" in line for line in got["not_counted"])  # the game being played
+    assert client.get("/api/club?lang=ru").json()["standings"][0][4] == "+74 ₽"

@@ -149,3 +149,13 @@ def test_the_site_command_writes_the_app_or_says_why_not(tmp_path):
     a_file = tmp_path / "file"
     a_file.write_text("x")
     assert CliRunner().invoke(app, ["site", "-o", str(a_file)]).exit_code == 2
+
+
+def test_the_club_of_the_phone_is_every_game_on_it():
+    text = (ROOT / "examples" / "blank-4.toml").read_text(encoding="utf-8")
+    games = [{"file": "a.toml", "text": text}, {"file": "b.toml", "text": text.replace("2026-11-27", "2026-11-28")},
+             {"file": "c.toml", "text": new_game()["text"]}]
+    club = call(op="club", lang="ru", games=games)["data"]
+    assert club["ok"] is True and [row[:4] for row in club["standings"]][0] == [1, "Боря", 2, 2]
+    assert club["ledgers"][0]["balances"][0] == ["Боря", "+148 ₽"]
+    assert any("не закончена" in line for line in club["not_counted"])

@@ -293,6 +293,7 @@ def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_H
         Route("/api/undo", endpoint(post_undo), methods=["POST"]),
         Route("/api/money", endpoint(money)),
         Route("/api/rules", endpoint(rules_list)),
+        Route("/api/club", endpoint(club)),
         Route("/api/new", endpoint(post_new), methods=["POST"]),
         Route("/download/{kind}", endpoint(download)),
     ]
@@ -413,6 +414,11 @@ class _Followed(StreamingResponse):
 
 async def rules_list(request: Request, table: Table, lang: str) -> Response:
     return _json(await _threaded(lang, lambda: actions.rule_systems(lang)))
+
+
+async def club(request: Request, table: Table, lang: str) -> Response:
+    """The club of the game's folder: its standings and ledger (kingsheet club)."""
+    return _json(await _threaded(lang, lambda: actions.club(table.folder, lang)))
 
 
 async def download(request: Request, table: Table, lang: str) -> Response:

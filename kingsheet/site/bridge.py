@@ -61,6 +61,14 @@ def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
     if op == "words":
         return {"status": 200, "data": {"ok": False, "none": True, "words": actions.words(lang), "lang": lang,
                                         "error": _("No games on this phone yet.")}}
+    if op == "club":
+        _lay_out(None, None)
+        for k, game in enumerate(request.get("games") or []):
+            if isinstance(game, dict) and isinstance(game.get("text"), str):
+                (FOLDER / f"game-{k:04d}.toml").write_text(game["text"], encoding="utf-8")
+                if isinstance(game.get("template"), dict):
+                    _write_template(game["template"])
+        return {"status": 200, "data": actions.club(FOLDER, lang)}
     path = _lay_out(request.get("game"), request.get("taken_names"))
     if op == "new":
         template = body.get("template")

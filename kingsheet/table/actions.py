@@ -118,6 +118,9 @@ def words(lang: str) -> dict[str, str]:
         "rules": _("Rules"), "players_in_order": _("Players, clockwise from the first dealer"),
         "start": _("Start the game"),
         "tap_to_edit": _("Tap a played row to correct it."), "language": _("Русский / English"),
+        "club": _("Club"), "standings": _("standings"), "who_owes": _("who owes whom"),
+        "evenings": _("evenings"), "won": _("won"), "money_word": _("money"),
+        "to_settle": _("to settle everything:"),
         # the phone app's own (kingsheet site)
         "games": _("Games"), "open": _("Open"), "delete": _("Delete"),
         "delete_confirm": _("Delete the game «{title}» from this phone? It cannot be brought back."),
@@ -193,6 +196,39 @@ def export(path: Path, suffix: str, lang: str) -> tuple[bytes, str, str]:
         return exported(verify(load_game(path)), suffix, lang), EXPORTS[suffix].media, name
     except Unusable as exc:
         raise Answer(400, str(exc)) from None
+
+
+def club(folder: Path, lang: str) -> dict[str, Any]:
+    """The club of the game's folder for the page: the standings and the ledger over every evening
+    in it, amounts written as the players read them, and the files that do not count."""
+    from decimal import Decimal
+
+    from kingsheet.club.config import load_club
+    from kingsheet.club.index import opened, update
+    from kingsheet.club.queries import Period, files, ledger, standings
+    from kingsheet.core.money import fmt_amount
+    from kingsheet.render.club import files_text
+
+    def signed(amount: str, currency: str) -> str:
+        value = Decimal(amount)
+        return ("+" if value > 0 else "") + fmt_amount(value, currency).replace("-", "−")
+
+    try:
+        c = load_club(folder)
+        with opened(folder) as conn:
+            update(conn, folder)
+            table, owed, listed = standings(conn, c, Period()), ledger(conn, c), files(conn)
+    except Unusable as exc:
+        raise Answer(400, str(exc)) from None
+    main = table["currency"]
+    return {"ok": True, "name": c.name,
+            "standings": [[r["place"], r["player"], r["evenings"], r["won"],
+                           ", ".join(signed(v, cur) for cur, v in r["money"].items())] for r in table["standings"]],
+            "ledgers": [{"currency": led["currency"], "evenings": led["evenings"],
+                         "balances": [[p, signed(v, led["currency"])] for p, v in led["balances"].items()],
+                         "transfers": [[t["from"], t["to"], fmt_amount(Decimal(t["amount"]), led["currency"])]
+                                       for t in led["transfers"]]} for led in owed["ledgers"]],
+            "not_counted": files_text(listed, lang), "currency": main}
 
 
 # ---- writing ----------------------------------------------------------------------------------

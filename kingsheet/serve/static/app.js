@@ -113,7 +113,8 @@ function render() {
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("on", b.dataset.view === view);
   for (const e of document.querySelectorAll(".site-only")) e.hidden = !LOCAL;
   for (const e of document.querySelectorAll(".server-only")) e.hidden = !!LOCAL;
-  for (const v of ["sheet", "money", "new", "games"]) $("view-" + v).hidden = v !== view;
+  for (const v of ["sheet", "money", "new", "games", "club"]) $("view-" + v).hidden = v !== view;
+  $("tab-club").textContent = W("club");
   $("tab-games").textContent = W("games");
   if (!LOCAL) {
     $("pdf").href = tokenUrl("/download/pdf");
@@ -445,6 +446,47 @@ function show(v) {
   if (v === "money") loadMoney();
   if (v === "new") loadRules();
   if (v === "games") renderGames();
+  if (v === "club") loadClub();
+}
+
+// ---- the club: every evening of the game's folder (kingsheet club), or of this phone ----------
+
+async function loadClub() {
+  const box = $("club");
+  const {data} = await api("/api/club");
+  box.replaceChildren();
+  if (!data || !data.ok) { box.append(el("p", (data && data.error) || W("offline"), "error")); return; }
+  box.append(el("h3", data.name + " · " + W("standings")));
+  const t = el("table");
+  const head = el("tr");
+  for (const [h, cls] of [["#", "n"], [W("player"), ""], [W("evenings"), "n"], [W("won"), "n"], [W("money_word"), "n"]]) head.append(el("th", h, cls));
+  t.append(head);
+  for (const [place, name, evenings, won, money] of data.standings) {
+    const tr = el("tr");
+    tr.append(el("td", place, "n"), el("td", name), el("td", evenings, "n"), el("td", won, "n"), el("td", money, "n"));
+    t.append(tr);
+  }
+  box.append(t);
+  for (const led of data.ledgers) {
+    box.append(el("h3", W("who_owes") + " (" + led.currency + ")"));
+    const b = el("table");
+    for (const [name, amount] of led.balances) {
+      const tr = el("tr");
+      tr.append(el("td", name), el("td", amount, "n"));
+      b.append(tr);
+    }
+    box.append(b);
+    box.append(el("p", W("to_settle"), "hint"));
+    const list = el("table");
+    if (led.transfers.length === 0) list.append(el("tr")), list.lastChild.append(el("td", W("nobody_owes")));
+    for (const [from, to, amount] of led.transfers) {
+      const tr = el("tr");
+      tr.append(el("td", from + " → " + to), el("td", amount, "n"));
+      list.append(tr);
+    }
+    box.append(list);
+  }
+  for (const line of data.not_counted) box.append(el("p", line, "hint"));
 }
 
 // ---- the phone app's own: its games, files out and in ----------------------------------------

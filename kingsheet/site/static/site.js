@@ -94,7 +94,7 @@
   }
 
   const OPS = {"/api/state": "state", "/api/money": "money", "/api/rules": "rules", "/api/deal": "deal",
-    "/api/edit": "edit", "/api/undo": "undo", "/api/new": "new"};
+    "/api/edit": "edit", "/api/undo": "undo", "/api/new": "new", "/api/club": "club"};
 
   async function call(path, body, lang) {
     const op = OPS[path];
@@ -112,6 +112,10 @@
       const answer = await python({op: "words", lang});
       remember(answer.data);
       return {status: 200, data: answer.data};
+    }
+    if (op === "club") {  // every game on this phone is the club
+      const answer = await python({op, lang, games: (await getAll()).map(gameOf)});
+      return {status: answer.status, data: answer.data};
     }
     const answer = await python({op, lang, body: body || {}, game: op === "new" ? null : gameOf(rec),
       taken_names: op === "new" ? await takenNames() : []});
