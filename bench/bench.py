@@ -1,6 +1,6 @@
 """Print every figure the issues ask for. Usage: python bench/bench.py [--quick] [section ...]
 
-Sections: verify, eralash, counted, cli, pdf, xlsx, batch, serve, site, scan. Timings are medians of repeated runs on this
+Sections: verify, eralash, counted, cli, pdf, xlsx, batch, serve, site, club, scan. Timings are medians of repeated runs on this
 machine; whole-process figures are compared with a minimal typer app measured in the same run.
 """
 
@@ -688,9 +688,61 @@ def bench_site(quick: bool) -> None:
           "worker; goal ≤ 300 MB)")
 
 
+def bench_club(quick: bool) -> None:
+    """`kingsheet club` over a generated club (real deals, the simulator): the index made from
+    scratch, brought up to date after one file changed, each query, and the index's size."""
+    import sqlite3
+
+    sys.path.insert(0, str(ROOT / "examples"))
+    from make_examples import write_club
+
+    from kingsheet.club.config import load_club
+    from kingsheet.club.index import INDEX_FILE, opened, update
+    from kingsheet.club.queries import Period, files, history, ledger, player, standings
+
+    count = 600 if quick else 3000
+    with tempfile.TemporaryDirectory() as d:
+        folder = Path(d) / "club"
+        t0 = time.perf_counter()
+        paths = write_club(folder, count, 11)
+        print(f"club: {count} games generated in {time.perf_counter() - t0:.1f} s")
+        club = load_club(folder)
+        for jobs in (1, 2):
+            (folder / INDEX_FILE).unlink(missing_ok=True)
+            with opened(folder) as conn:
+                t0 = time.perf_counter()
+                update(conn, folder, jobs=jobs)
+                print(f"club: index {count} games from scratch, --jobs {jobs}: {time.perf_counter() - t0:.1f} s "
+                      f"(goal ≤ 10 s)")
+        with opened(folder) as conn:
+            t0 = time.perf_counter()
+            update(conn, folder)
+            nothing = time.perf_counter() - t0
+            text = paths[5].read_text(encoding="utf-8")
+            paths[5].write_text(text.replace("[[deals]]", "# edited\n[[deals]]", 1), encoding="utf-8")
+            t0 = time.perf_counter()
+            update(conn, folder)
+            one = time.perf_counter() - t0
+            print(f"club: up to date after one file changed {one * 1000:.0f} ms, with nothing changed "
+                  f"{nothing * 1000:.0f} ms (goal ≤ 300 ms)")
+            queries: dict[str, Callable[[], object]] = {
+                "standings": lambda: standings(conn, club, Period()),
+                "standings --rules blank-4": lambda: standings(conn, club, Period(rules="blank-4")),
+                "ledger": lambda: ledger(conn, club),
+                "player": lambda: player(conn, club, "Аня", Period(), "ru"),
+                "files": lambda: files(conn),
+                "report's history": lambda: history(conn, club, Period(), "ru"),
+            }
+            for name, query in queries.items():
+                print(f"club: {name} {median_time(query, 3 if quick else 7) * 1000:.1f} ms (goal ≤ 50 ms)")
+        size = (folder / INDEX_FILE).stat().st_size
+        print(f"club: the index on disk {size / 1e6:.1f} MB for {count} games "
+              f"({sqlite3.sqlite_version})")
+
+
 SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "counted": bench_counted,
             "cli": bench_cli, "pdf": bench_pdf, "serve": bench_serve, "scan": bench_scan,
-            "xlsx": bench_xlsx, "site": bench_site}
+            "xlsx": bench_xlsx, "site": bench_site, "club": bench_club}
 
 
 def main() -> None:

@@ -72,6 +72,39 @@ def write_example(tid: str, seed: int) -> str:
     return "\n".join(out) + "\n"
 
 
+CLUB = ["Аня", "Боря", "Вася", "Галя", "Дима", "Ева"]
+
+
+def write_club(folder: Path, count: int, seed: int) -> list[Path]:
+    """A club's year of evenings played with real cards: four of six people a night, on three rule
+    systems, at stakes and methods that vary, with a copy of one file and a torn one among them, and
+    a payment in club.toml (tests/test_club.py, bench.py club)."""
+    import shutil
+
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for k in range(count):
+        tid = rng.choice(["blank-4", "short", "symmetric"])
+        text = write_example(tid, seed * 100_000 + k)
+        people = rng.sample(CLUB, 4)
+        for i, old in enumerate(NAMES[:4]):
+            text = text.replace(q(old), f'"#{i}"')
+        for i, name in enumerate(people):
+            text = text.replace(f'"#{i}"', q(name))
+        day = f"2026-{1 + k * 12 // count:02d}-{1 + k % 28:02d}"
+        text = text.replace("date = 2026-11-27", f"date = {day}")
+        text = text.replace('stake = "0.50"', f'stake = "{rng.choice(["0.50", "1", "0.10", "2"])}"')
+        text = text.replace('method = "pairwise"', f'method = "{rng.choice(["pairwise", "pot"])}"')
+        path = folder / f"{day}-{k}.toml"
+        path.write_text(text, encoding="utf-8")
+        out.append(path)
+    shutil.copy(out[0], folder / "copy-of-first.toml")
+    (folder / "torn.toml").write_text(out[1].read_text(encoding="utf-8")[:300], encoding="utf-8")
+    (folder / "club.toml").write_text('[[paid]]\nfrom = "Аня"\nto = "Боря"\namount = "3.30"\n', encoding="utf-8")
+    return out
+
+
 def main() -> None:
     """Write the examples that are missing; --all rewrites every one (the mistakes derive from blank-4)."""
     import sys

@@ -180,42 +180,12 @@ def test_a_bad_club_file_is_one_sentence(club):
 
 # ---- a generated year ------------------------------------------------------------------------
 
-NAMES = ["Аня", "Боря", "Вася", "Галя", "Дима", "Ева"]
-
-
-def _generated(folder: Path, count: int, seed: int) -> list[Path]:
-    """A year of evenings played with real cards (the simulator), four of six people a night, at
-    stakes and methods that vary, with a broken file and a copy among them."""
-    from make_examples import write_example
-
-    rng = random.Random(seed)
-    folder.mkdir(parents=True, exist_ok=True)
-    out = []
-    for k in range(count):
-        tid = rng.choice(["blank-4", "short", "symmetric"])
-        text = write_example(tid, seed * 1000 + k)
-        people = rng.sample(NAMES, 4)
-        for old, new in zip(["Аня", "Боря", "Вася", "Галя"], ["#0", "#1", "#2", "#3"], strict=True):
-            text = text.replace(f'"{old}"', f'"{new}"')
-        for i, name in enumerate(people):
-            text = text.replace(f'"#{i}"', f'"{name}"')
-        day = f"2026-{1 + k * 12 // count:02d}-{1 + k % 28:02d}"
-        text = text.replace("date = 2026-11-27", f"date = {day}")
-        text = text.replace('stake = "0.50"', f'stake = "{rng.choice(["0.50", "1", "0.10", "2"])}"')
-        text = text.replace('method = "pairwise"', f'method = "{rng.choice(["pairwise", "pot"])}"')
-        path = folder / f"{day}-{k}.toml"
-        path.write_text(text, encoding="utf-8")
-        out.append(path)
-    shutil.copy(out[0], folder / "copy-of-first.toml")
-    (folder / "torn.toml").write_text(out[1].read_text(encoding="utf-8")[:300], encoding="utf-8")
-    (folder / "club.toml").write_text('[[paid]]\nfrom = "Аня"\nto = "Боря"\namount = "3.30"\n', encoding="utf-8")
-    return out
-
-
 @pytest.fixture(scope="module")
 def year(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("year") / "club"
-    _generated(folder, 60, 7)
+    from make_examples import write_club
+
+    write_club(folder, 60, 7)
     return folder
 
 
