@@ -30,20 +30,21 @@ from kingsheet.core.i18n import _
 from kingsheet.core.problems import StorageError, Unusable
 
 INDEX_FILE = ".kingsheet-club.sqlite"
-SCHEMA = 1
+SCHEMA = 2
 MAX_GAMES = 100_000  # files in one club folder
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files(path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, sha TEXT, game TEXT,
                                  problem TEXT);
-CREATE TABLE IF NOT EXISTS games(key TEXT PRIMARY KEY, status TEXT, problem TEXT, rules TEXT, rules_name TEXT,
-                                 date TEXT, title TEXT, deals INTEGER, length INTEGER, stake TEXT, currency TEXT,
-                                 method TEXT);
-CREATE TABLE IF NOT EXISTS results(game TEXT, seat INTEGER, player TEXT, total TEXT, money TEXT,
-                                   PRIMARY KEY(game, seat));
-CREATE TABLE IF NOT EXISTS tallies(game TEXT, player TEXT, game_id TEXT, label TEXT, deals INTEGER, points INTEGER,
+CREATE TABLE IF NOT EXISTS games(id INTEGER PRIMARY KEY, key TEXT UNIQUE, status TEXT, problem TEXT, rules TEXT,
+                                 date TEXT, title TEXT, deals INTEGER, stake TEXT, currency TEXT, method TEXT);
+CREATE TABLE IF NOT EXISTS results(game INTEGER, seat INTEGER, player TEXT, total INTEGER, minor INTEGER,
+                                   won INTEGER, PRIMARY KEY(game, seat)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tallies(game INTEGER, player TEXT, game_id TEXT, deals INTEGER, points INTEGER,
                                    worst INTEGER);
+CREATE TABLE IF NOT EXISTS labels(rules TEXT, game_id TEXT, n INTEGER, ru TEXT, en TEXT,
+                                  PRIMARY KEY(rules, game_id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tallies_game ON tallies(game);
 CREATE INDEX IF NOT EXISTS games_date ON games(date);
 """
@@ -103,46 +104,53 @@ def opened(folder: Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
-def game_files(folder: Path) -> list[Path]:
-    """Every game file in the folder and below it (not the club's file, not hidden ones)."""
-    out = []
-    for path in folder.rglob("*.toml"):
-        rel = path.relative_to(folder)
-        if any(part.startswith(".") for part in rel.parts) or rel.as_posix() == CLUB_FILE:
+def game_files(folder: Path) -> dict[str, tuple[int, int]]:
+    """Every game file in the folder and below it (not the club's file, not hidden ones), by its
+    path relative to the folder, with its time and size."""
+    out: dict[str, tuple[int, int]] = {}
+    pending = [("", str(folder))]
+    while pending:
+        prefix, where = pending.pop()
+        try:
+            entries = list(os.scandir(where))
+        except OSError:
             continue
-        out.append(path)
-        if len(out) > MAX_GAMES:
-            raise StorageError(_("{folder}: more than {most} game files; a club is a folder of evenings").format(
-                folder=folder, most=MAX_GAMES))
-    return sorted(out)
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            rel = prefix + entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    pending.append((rel + "/", entry.path))
+                elif entry.name.endswith(".toml") and rel != CLUB_FILE and entry.is_file():
+                    st = entry.stat()
+                    out[rel] = (st.st_mtime_ns, st.st_size)
+            except OSError:
+                continue
+            if len(out) > MAX_GAMES:
+                raise StorageError(_("{folder}: more than {most} game files; a club is a folder of evenings").format(
+                    folder=folder, most=MAX_GAMES))
+    return out
 
 
 def update(conn: sqlite3.Connection, folder: Path, jobs: int = 1) -> Updated:
     """Bring the index up to date with the folder."""
-    files = game_files(folder)
+    here = game_files(folder)
     known = {row[0]: (row[1], row[2]) for row in conn.execute("SELECT path, mtime_ns, size FROM files")}
-    here = {}
-    stale = []
-    for path in files:
-        rel = path.relative_to(folder).as_posix()
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        here[rel] = (st.st_mtime_ns, st.st_size)
-        if known.get(rel) != here[rel]:
-            stale.append(rel)
+    stale = sorted(rel for rel, stamp in here.items() if known.get(rel) != stamp)
     removed = [p for p in known if p not in here]
     for rel, facts in zip(stale, _read_all([str(folder / rel) for rel in stale], jobs), strict=True):
         _store(conn, rel, here[rel], facts)
     for rel in removed:
         conn.execute("DELETE FROM files WHERE path = ?", (rel,))
     # a game no file holds any more goes with its figures
-    conn.execute("DELETE FROM results WHERE game NOT IN (SELECT game FROM files WHERE game IS NOT NULL)")
-    conn.execute("DELETE FROM tallies WHERE game NOT IN (SELECT game FROM files WHERE game IS NOT NULL)")
-    conn.execute("DELETE FROM games WHERE key NOT IN (SELECT game FROM files WHERE game IS NOT NULL)")
+    if stale or removed:
+        gone = "SELECT id FROM games WHERE key NOT IN (SELECT game FROM files WHERE game IS NOT NULL)"
+        conn.execute(f"DELETE FROM results WHERE game IN ({gone})")  # noqa: S608
+        conn.execute(f"DELETE FROM tallies WHERE game IN ({gone})")  # noqa: S608
+        conn.execute("DELETE FROM games WHERE key NOT IN (SELECT game FROM files WHERE game IS NOT NULL)")
     conn.commit()
-    return Updated(len(stale), len(files) - len(stale), len(removed))
+    return Updated(len(stale), len(here) - len(stale), len(removed))
 
 
 def _read_all(paths: list[str], jobs: int) -> Iterable[dict[str, Any]]:
@@ -158,7 +166,7 @@ def read_game_facts(path: str) -> dict[str, Any]:
     """What the index keeps of one game file (run in a worker process for many files)."""
     import tomllib
 
-    from kingsheet.core.money import money_str, settlement_of
+    from kingsheet.core.money import minor_units, money_str, settlement_of
     from kingsheet.core.verify import verify
     from kingsheet.files.gamefile import read_game, read_text
 
@@ -187,7 +195,9 @@ def read_game_facts(path: str) -> dict[str, Any]:
     money = settlement_of(report)
     if status == "final" and money is None:
         status, problem = "problems", _("its [money] cannot be used")
-    results = [(seat, p, str(report.totals[p].total), money_str(money.settled[p]) if money else None)
+    best = max(t.total for t in report.totals.values())
+    results = [(seat, p, report.totals[p].total,
+                minor_units(money.settled[p], money.currency) if money else None, int(report.totals[p].total == best))
                for seat, p in enumerate(game.players)]
     tallies: dict[tuple[str, str], list[int]] = {}
     for row in report.rows:  # the cells as scored (what each took, counted, for a Ералаш row)
@@ -201,13 +211,10 @@ def read_game_facts(path: str) -> dict[str, Any]:
             t[1] += v
             t[2] += 1 if v == worst and worst < 0 else 0
     return {"sha": sha, "key": key, "status": status, "problem": problem, "rules": rules.id,
-            "rules_name": json.dumps(dict(rules.template.name), ensure_ascii=False),
             "date": str(game.date) if game.date else None, "title": game.title, "deals": len(game.deals),
-            "length": len(rules.slots) or None,
             "stake": money_str(money.stake) if money else None, "currency": money.currency if money else None,
             "method": money.method if money else None, "results": results,
-            "labels": {gid: json.dumps({"ru": g.label("ru"), "en": g.label("en"), "n": n}, ensure_ascii=False)
-                       for n, (gid, g) in enumerate(rules.games.items())},
+            "labels": [(rules.id, gid, n, g.label("ru"), g.label("en")) for n, (gid, g) in enumerate(rules.games.items())],
             "tallies": [(p, gid, *t) for (p, gid), t in tallies.items()]}
 
 
@@ -223,10 +230,11 @@ def _store(conn: sqlite3.Connection, rel: str, stamp: tuple[int, int], facts: di
         return
     if conn.execute("SELECT 1 FROM games WHERE key = ?", (key,)).fetchone():
         return  # the same game under another name: counted once
-    conn.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                 (key, facts["status"], facts["problem"], facts["rules"], facts["rules_name"], facts["date"],
-                  facts["title"], facts["deals"], facts["length"], facts["stake"], facts["currency"], facts["method"]))
-    conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?)", [(key, *r) for r in facts["results"]])
-    conn.executemany("INSERT INTO tallies VALUES (?, ?, ?, ?, ?, ?, ?)",
-                     [(key, p, gid, facts["labels"].get(gid), n, pts, worst)
-                      for p, gid, n, pts, worst in facts["tallies"]])
+    cur = conn.execute("INSERT INTO games(key, status, problem, rules, date, title, deals, stake, currency, method) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (key, facts["status"], facts["problem"], facts["rules"], facts["date"], facts["title"],
+                        facts["deals"], facts["stake"], facts["currency"], facts["method"]))
+    gid = cur.lastrowid
+    conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?)", [(gid, *r) for r in facts["results"]])
+    conn.executemany("INSERT INTO tallies VALUES (?, ?, ?, ?, ?, ?)", [(gid, *t) for t in facts["tallies"]])
+    conn.executemany("INSERT OR IGNORE INTO labels VALUES (?, ?, ?, ?, ?)", facts["labels"])

@@ -10,7 +10,6 @@ system; money, at each game's own stake and method, across all. Every answer is 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
@@ -20,7 +19,7 @@ from typing import Any
 
 from kingsheet.club.config import Club
 from kingsheet.core.i18n import _
-from kingsheet.core.money import fewest_transfers, money_str
+from kingsheet.core.money import fewest_transfers, from_minor, money_str
 from kingsheet.core.problems import InputError
 
 
@@ -70,36 +69,46 @@ def period(club: Club, season: str | None, start: str | None, end: str | None, r
     return Period(first, last, rules)
 
 
-def _finals(conn: sqlite3.Connection, club: Club, when: Period) -> list[dict[str, Any]]:
-    """The counted games in date order, each with its players' totals and money (club names)."""
+def _finals(conn: sqlite3.Connection, club: Club, when: Period, among: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """The counted games in date order, each with its players' totals and money (club names);
+    ``among``: only games where one of these names (as written in the files) played."""
     where, args = when.where()
-    games: dict[str, dict[str, Any]] = {}
-    for key, rules, date, currency, player, total, money in conn.execute(
-            f"SELECT g.key, g.rules, g.date, g.currency, r.player, r.total, r.money FROM games g "  # noqa: S608
-            f"JOIN results r ON r.game = g.key WHERE {where} ORDER BY g.date, g.key, r.seat", args):
-        g = games.setdefault(key, {"key": key, "rules": rules, "date": date, "currency": currency, "players": {}})
-        g["players"][club.who(player)] = (Decimal(total), Decimal(money))
+    if among is not None:
+        names = sorted(among)
+        where += f" AND g.id IN (SELECT game FROM results WHERE player IN ({','.join('?' * len(names))}))"
+        args = [*args, *names]
+    games: dict[int, dict[str, Any]] = {}
+    for gid, rules, date, currency, player_name, total, minor, won in conn.execute(
+            f"SELECT g.id, g.rules, g.date, g.currency, r.player, r.total, r.minor, r.won FROM games g "  # noqa: S608
+            f"JOIN results r ON r.game = g.id WHERE {where} ORDER BY g.date, g.id, r.seat", args):
+        g = games.setdefault(gid, {"key": gid, "rules": rules, "date": date, "currency": currency, "players": {},
+                                   "leaders": set()})
+        who = club.who(player_name)
+        g["players"][who] = (Decimal(total), from_minor(minor, currency))
+        if won:
+            g["leaders"].add(who)
     return list(games.values())
 
 
 def _leaders(game: dict[str, Any]) -> set[str]:
-    best = max(t for t, _m in game["players"].values())
-    return {p for p, (t, _m) in game["players"].items() if t == best}
+    return set(game["leaders"])
 
 
 def standings(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, Any]:
     """Per player: evenings, wins (leader at the end; a shared lead counts for each), money won or
     lost, and, within one rule system, points and points per evening; ranked by money, then wins."""
     rows: dict[str, dict[str, Any]] = {}
-    for game in _finals(conn, club, when):
-        leaders = _leaders(game)
-        for p, (total, money) in game["players"].items():
-            r = rows.setdefault(p, {"player": p, "evenings": 0, "won": 0, "points": Decimal(0),
-                                    "money": defaultdict(Decimal)})
-            r["evenings"] += 1
-            r["won"] += p in leaders
-            r["points"] += total
-            r["money"][game["currency"]] += money
+    where, args = when.where()
+    for player_name, currency, evenings, won, points, minor in conn.execute(
+            f"SELECT r.player, g.currency, COUNT(*), SUM(r.won), SUM(r.total), SUM(r.minor) FROM games g "  # noqa: S608
+            f"JOIN results r ON r.game = g.id WHERE {where} GROUP BY r.player, g.currency", args):
+        p = club.who(player_name)
+        r = rows.setdefault(p, {"player": p, "evenings": 0, "won": 0, "points": Decimal(0),
+                                "money": defaultdict(Decimal)})
+        r["evenings"] += evenings
+        r["won"] += won
+        r["points"] += points
+        r["money"][currency] += from_minor(minor, currency)
     main = _main_currency(r["money"] for r in rows.values())
     ranked = sorted(rows.values(), key=lambda r: (-r["money"].get(main, Decimal(0)), -r["won"], r["player"]))
     out = []
@@ -130,11 +139,13 @@ def ledger(conn: sqlite3.Connection, club: Club, when: Period | None = None) -> 
     """Who owes whom across the evenings: each finished evening's settlement added, the payments of
     club.toml taken off, netted to the fewest transfers; one ledger per currency, exact."""
     balances: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(Decimal))
-    evenings: dict[str, int] = defaultdict(int)
-    for game in _finals(conn, club, when or Period()):
-        evenings[game["currency"]] += 1
-        for p, (_t, money) in game["players"].items():
-            balances[game["currency"]][p] += money
+    where, args = (when or Period()).where()
+    evenings = dict(conn.execute(f"SELECT g.currency, COUNT(*) FROM games g WHERE {where} GROUP BY g.currency",  # noqa: S608
+                                 args).fetchall())
+    for player_name, currency, minor in conn.execute(
+            f"SELECT r.player, g.currency, SUM(r.minor) FROM games g JOIN results r ON r.game = g.id "  # noqa: S608
+            f"WHERE {where} GROUP BY r.player, g.currency", args):
+        balances[currency][club.who(player_name)] += from_minor(minor, currency)
     for pay in club.payments:
         if when and when.end and pay.date and pay.date > when.end.isoformat():
             continue
@@ -145,7 +156,7 @@ def ledger(conn: sqlite3.Connection, club: Club, when: Period | None = None) -> 
         if sum(per.values(), Decimal(0)) != 0:  # pragma: no cover - each evening and each payment sums to zero
             raise AssertionError("a ledger that does not sum to zero")
         transfers, exact = fewest_transfers({p: v for p, v in per.items()})
-        out.append({"currency": currency, "evenings": evenings[currency],
+        out.append({"currency": currency, "evenings": evenings.get(currency, 0),
                     "balances": {p: money_str(v) for p, v in sorted(per.items(), key=lambda kv: (-kv[1], kv[0]))},
                     "transfers": [t.as_json() for t in transfers], "fewest_exact": exact})
     return {"club": club.name, "ledgers": out, "payments": [p.as_json() for p in club.payments]}
@@ -156,22 +167,23 @@ def player(conn: sqlite3.Connection, club: Club, name: str, when: Period, lang: 
     which they took the worst of the table; the best and worst evening; streaks; head to head."""
     from kingsheet.core.entry import find_player
 
-    games = _finals(conn, club, when)
-    everyone = sorted({p for g in games for p in g["players"]})
+    written = [row[0] for row in conn.execute("SELECT DISTINCT player FROM results")]
+    everyone = sorted({club.who(p) for p in written})
     if not everyone:
         raise InputError(_("no finished game in this club yet"))
     who = find_player(club.who(name), everyone)
-    mine = [g for g in games if who in g["players"]]
+    mine = [g for g in _finals(conn, club, when, [p for p in written if club.who(p) == who]) if who in g["players"]]
+    everyone = sorted({p for g in mine for p in g["players"]})
     per_game: dict[tuple[str, str], list[Any]] = {}
     keys = {g["key"] for g in mine}
     where, args = when.where()
-    for key, rules, player_name, gid, label, deals, points, worst in conn.execute(
-            f"SELECT t.game, g.rules, t.player, t.game_id, t.label, t.deals, t.points, t.worst FROM tallies t "  # noqa: S608
-            f"JOIN games g ON g.key = t.game WHERE {where}", args):
+    for key, rules, player_name, gid, n, ru, en, deals, points, worst in conn.execute(
+            f"SELECT t.game, g.rules, t.player, t.game_id, l.n, l.ru, l.en, t.deals, t.points, t.worst "  # noqa: S608
+            f"FROM tallies t JOIN games g ON g.id = t.game LEFT JOIN labels l ON l.rules = g.rules AND "
+            f"l.game_id = t.game_id WHERE {where}", args):
         if key not in keys or club.who(player_name) != who:
             continue
-        words = json.loads(label or "{}")
-        t = per_game.setdefault((rules, gid), [words.get(lang, gid), 0, 0, 0, words.get("n", 0)])
+        t = per_game.setdefault((rules, gid), [(ru if lang == "ru" else en) or gid, 0, 0, 0, n or 0])
         t[1] += deals
         t[2] += points
         t[3] += worst
@@ -211,7 +223,7 @@ def files(conn: sqlite3.Connection) -> dict[str, Any]:
     seen: set[str] = set()
     for path, game, problem, status, gproblem, date, rules in conn.execute(
             "SELECT f.path, f.game, f.problem, g.status, g.problem, g.date, g.rules FROM files f "
-            "LEFT JOIN games g ON g.key = f.game ORDER BY f.path"):
+            "LEFT JOIN games g ON g.key = f.game ORDER BY f.path"):  # (files keep the game's content key)
         if game is None and problem is None:
             continue  # a template or other TOML
         if game is None:
@@ -246,10 +258,11 @@ def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> di
     labels: dict[str, str] = {}
     if top:
         where, args = Period(when.start, when.end, top).where()
-        for gid, label, player_name, deals, points in conn.execute(
-                f"SELECT t.game_id, t.label, t.player, t.deals, t.points FROM tallies t JOIN games g "  # noqa: S608
-                f"ON g.key = t.game WHERE {where}", args):
-            labels[gid] = json.loads(label or "{}").get(lang, gid)
+        for gid, ru, en, player_name, deals, points in conn.execute(
+                f"SELECT t.game_id, l.ru, l.en, t.player, t.deals, t.points FROM tallies t JOIN games g "  # noqa: S608
+                f"ON g.id = t.game LEFT JOIN labels l ON l.rules = g.rules AND l.game_id = t.game_id "
+                f"WHERE {where}", args):
+            labels[gid] = (ru if lang == "ru" else en) or gid
             acc = averages.setdefault(club.who(player_name), {}).setdefault(gid, [0, 0])
             acc[0] += deals
             acc[1] += points

@@ -165,6 +165,19 @@ def _quantum(currency: str) -> Decimal:
     return Decimal(1).scaleb(-CURRENCIES[currency][0])
 
 
+def minor_units(amount: Decimal, currency: str) -> int:
+    """A settled amount (a whole number of the currency's smallest unit) as that whole number:
+    kopecks for roubles. Exact: sums of these are sums of money."""
+    units = amount / _quantum(currency)
+    if units != units.to_integral_value():
+        raise ValueError(f"{amount} is not a whole number of {_quantum(currency)} {currency}")
+    return int(units)
+
+
+def from_minor(units: int, currency: str) -> Decimal:
+    return Decimal(units) * _quantum(currency) + 0
+
+
 def round_keeping_zero(values: Mapping[str, Decimal], step: Decimal) -> dict[str, Decimal]:
     """Round to multiples of ``step`` so that the sum stays what it was (zero).
 
