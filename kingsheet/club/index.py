@@ -30,7 +30,7 @@ from kingsheet.core.i18n import _
 from kingsheet.core.problems import StorageError, Unusable
 
 INDEX_FILE = ".kingsheet-club.sqlite"
-SCHEMA = 2
+SCHEMA = 3
 MAX_GAMES = 100_000  # files in one club folder
 
 TABLES = """
@@ -46,6 +46,8 @@ CREATE TABLE IF NOT EXISTS tallies(game INTEGER, player TEXT, game_id TEXT, deal
 CREATE TABLE IF NOT EXISTS labels(rules TEXT, game_id TEXT, n INTEGER, ru TEXT, en TEXT,
                                   PRIMARY KEY(rules, game_id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS tallies_game ON tallies(game);
+CREATE INDEX IF NOT EXISTS tallies_player ON tallies(player);
+CREATE INDEX IF NOT EXISTS results_player ON results(player);
 CREATE INDEX IF NOT EXISTS games_date ON games(date);
 """
 

@@ -84,7 +84,7 @@ def _finals(conn: sqlite3.Connection, club: Club, when: Period, among: Iterable[
         g = games.setdefault(gid, {"key": gid, "rules": rules, "date": date, "currency": currency, "players": {},
                                    "leaders": set()})
         who = club.who(player_name)
-        g["players"][who] = (Decimal(total), from_minor(minor, currency))
+        g["players"][who] = (total, minor)  # whole numbers: points, and money in the currency's smallest unit
         if won:
             g["leaders"].add(who)
     return list(games.values())
@@ -172,28 +172,24 @@ def player(conn: sqlite3.Connection, club: Club, name: str, when: Period, lang: 
     if not everyone:
         raise InputError(_("no finished game in this club yet"))
     who = find_player(club.who(name), everyone)
-    mine = [g for g in _finals(conn, club, when, [p for p in written if club.who(p) == who]) if who in g["players"]]
+    names = [p for p in written if club.who(p) == who]
+    mine = [g for g in _finals(conn, club, when, names) if who in g["players"]]
     everyone = sorted({p for g in mine for p in g["players"]})
     per_game: dict[tuple[str, str], list[Any]] = {}
-    keys = {g["key"] for g in mine}
     where, args = when.where()
-    for key, rules, player_name, gid, n, ru, en, deals, points, worst in conn.execute(
-            f"SELECT t.game, g.rules, t.player, t.game_id, l.n, l.ru, l.en, t.deals, t.points, t.worst "  # noqa: S608
+    for rules, gid, n, ru, en, deals, points, worst in conn.execute(
+            f"SELECT g.rules, t.game_id, l.n, l.ru, l.en, SUM(t.deals), SUM(t.points), SUM(t.worst) "  # noqa: S608
             f"FROM tallies t JOIN games g ON g.id = t.game LEFT JOIN labels l ON l.rules = g.rules AND "
-            f"l.game_id = t.game_id WHERE {where}", args):
-        if key not in keys or club.who(player_name) != who:
-            continue
-        t = per_game.setdefault((rules, gid), [(ru if lang == "ru" else en) or gid, 0, 0, 0, n or 0])
-        t[1] += deals
-        t[2] += points
-        t[3] += worst
+            f"l.game_id = t.game_id WHERE {where} AND t.player IN ({','.join('?' * len(names))}) "
+            f"GROUP BY g.rules, t.game_id", [*args, *names]):
+        per_game[(rules, gid)] = [(ru if lang == "ru" else en) or gid, deals, points, worst, n or 0]
     by_rules: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for (rules, gid), (label, deals, points, worst, _n) in sorted(per_game.items(), key=lambda kv: (kv[0][0], kv[1][4])):
         by_rules[rules].append({"game": gid, "label": label, "deals": deals,
                                 "average": _num(Decimal(points) / deals) if deals else None,
                                 "worst_share": _num(Decimal(100 * worst) / deals) if deals else None})
-    evenings = [{"date": g["date"], "rules": g["rules"], "total": _num(g["players"][who][0]),
-                 "money": money_str(g["players"][who][1]), "currency": g["currency"], "won": who in _leaders(g)}
+    evenings = [{"date": g["date"], "rules": g["rules"], "total": g["players"][who][0],
+                 "money": money_str(from_minor(g["players"][who][1], g["currency"])), "currency": g["currency"], "won": who in _leaders(g)}
                 for g in mine]
     by_money = sorted(evenings, key=lambda e: Decimal(e["money"]))
     longest = current = 0
@@ -242,14 +238,14 @@ def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> di
     games = _finals(conn, club, when)
     main = _main_currency(g["players"] and {g["currency"]: Decimal(0)} for g in games)
     names = sorted({p for g in games for p in g["players"]})
-    running = {p: [Decimal(0)] for p in names}
+    running = {p: [0] for p in names}
     dates = [""]
     for g in games:
         if g["currency"] != main:
             continue
         dates.append(g["date"] or "")
         for p in names:
-            running[p].append(running[p][-1] + (g["players"][p][1] if p in g["players"] else Decimal(0)))
+            running[p].append(running[p][-1] + (g["players"][p][1] if p in g["players"] else 0))
     counts: dict[str, int] = defaultdict(int)
     for g in games:
         counts[g["rules"]] += 1
@@ -259,14 +255,15 @@ def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> di
     if top:
         where, args = Period(when.start, when.end, top).where()
         for gid, ru, en, player_name, deals, points in conn.execute(
-                f"SELECT t.game_id, l.ru, l.en, t.player, t.deals, t.points FROM tallies t JOIN games g "  # noqa: S608
+                f"SELECT t.game_id, l.ru, l.en, t.player, SUM(t.deals), SUM(t.points) FROM tallies t JOIN games g "  # noqa: S608
                 f"ON g.id = t.game LEFT JOIN labels l ON l.rules = g.rules AND l.game_id = t.game_id "
-                f"WHERE {where}", args):
+                f"WHERE {where} GROUP BY t.game_id, t.player", args):
             labels[gid] = (ru if lang == "ru" else en) or gid
             acc = averages.setdefault(club.who(player_name), {}).setdefault(gid, [0, 0])
             acc[0] += deals
             acc[1] += points
-    return {"currency": main, "dates": dates, "money": {p: [money_str(v) for v in vals] for p, vals in running.items()},
+    return {"currency": main, "dates": dates,
+            "money": {p: [money_str(from_minor(v, main)) for v in vals] for p, vals in running.items()},
             "rules": top, "games": labels,
             "averages": {p: {gid: _num(Decimal(pts) / n) for gid, (n, pts) in per.items() if n}
                          for p, per in averages.items()}}
