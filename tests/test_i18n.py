@@ -166,3 +166,21 @@ def test_renderers_speak_the_language_they_are_given(tmp_path):
     with i18n.speaking("en"):
         assert "сыграно 1 из 12" in sheet_text(report, "ru")
         assert "1,50 ₽" in settlement_text(s, None, "ru")
+
+
+def test_no_renderer_branches_on_the_language():
+    """Every word a sheet prints comes from the catalog (or the labels table): a renderer never
+    picks Russian or English by comparing the language itself, so the two can never drift apart."""
+    import ast
+
+    from conftest import ROOT
+
+    found = []
+    for path in sorted((ROOT / "kingsheet" / "render").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and any(
+                    isinstance(c, ast.Constant) and c.value in ("ru", "en") for c in node.comparators):
+                found.append(f"{path.name}:{node.lineno}")
+            if isinstance(node, ast.Name) and node.id == "ru":
+                found.append(f"{path.name}:{node.lineno}")
+    assert not found, found

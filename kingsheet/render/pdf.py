@@ -36,7 +36,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from kingsheet.core.i18n import ngettext, speaks
+from kingsheet.core.i18n import N_, _, ngettext, speaks
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Kind, Order, Rules
@@ -318,7 +318,7 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
         ("RIGHTPADDING", (0, 0), (-1, -1), 2),
     ]
     if names_row:  # «Пишем в ячейках, расположенных прямо под надписями Игрок1…Игрок4» (seed 000)
-        data.append(["", para("Имена" if lang == "ru" else "Names", small, color=GREY), "",
+        data.append(["", para(_("Names"), small, color=GREY), "",
                      *[""] * cols, *tail("", "", "")])
         style.append(("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black))
     for r in rows:
@@ -380,26 +380,25 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
     return table
 
 
-BOYS_WORDS = {"jacks": ("мальчики — валеты", "boys are jacks"), "kings": ("мальчики — короли", "boys are kings"),
-              "jacks+kings": ("мальчики — валеты и короли", "boys are jacks and kings")}
+BOYS_WORDS = {"jacks": N_("boys are jacks"), "kings": N_("boys are kings"), "jacks+kings": N_("boys are jacks and kings")}
 
 
+@speaks
 def subtitle(rules: Rules, lang: str) -> str:
     """What a player needs under the title, in plain words: players, deals, and the choices made."""
-    ru = lang == "ru"
     n = rules.players
     parts = [ngettext("{n} player", "{n} players", n).format(n=n)]
     if rules.limit is not None:
-        parts.append(f"до {num(-rules.limit)}" if ru else f"to {num(-rules.limit)}")
+        parts.append(_("to {limit}").format(limit=num(-rules.limit)))
     else:
         k = len(rules.slots)
         parts.append(ngettext("{n} deal", "{n} deals", k).format(n=k))
     if "boys" in rules.options and any("boys" in g.units for g in rules.games.values()):
-        parts.append(BOYS_WORDS[rules.options["boys"]][0 if ru else 1])
+        parts.append(_(BOYS_WORDS[rules.options["boys"]]))
     if rules.options.get("last") == "one":
-        parts.append("последняя взятка одна" if ru else "one last trick")
+        parts.append(_("one last trick"))
     if rules.options.get("eralash") == "yes":
-        parts.append("с Ералашем" if ru else "with Eralash")
+        parts.append(_("with Eralash"))
     return " · ".join(parts)
 
 
@@ -419,13 +418,10 @@ def _legend(rules: Rules, lang: str, scale: float) -> list[object]:
     lines = [f"{word('units', lang)}: " + "; ".join(unit_lines(rules, lang)) + "."]
     lines += reminders(rules, lang)
     if rules.limit is not None:
-        lines.append(f"До {num(-rules.limit)}: игра кончается на сдаче, где чей-то итог дошёл до {num(-rules.limit)}; "
-                     "выигрывает тот, у кого меньше всего минусов." if lang == "ru" else
-                     f"To {num(-rules.limit)}: the game ends with the deal in which a total reaches "
-                     f"{num(-rules.limit)}; the fewest minus points win.")
+        lines.append(_("To {limit}: the game ends with the deal in which a total reaches {limit}; the fewest minus "
+                       "points win.").format(limit=num(-rules.limit)))
     if rules.bidding:
-        lines.append("Козыри с торговлей: заказавший пишет себе только взятки сверх заявки."
-                     if lang == "ru" else "Trumps with bidding: the declarer writes only the tricks above the bid.")
+        lines.append(_("Trumps with bidding: the declarer writes only the tricks above the bid."))
     return [Spacer(1, 2 * mm), *[para(line, SMALL * scale) for line in lines]]
 
 
@@ -585,20 +581,18 @@ def _chart(report: Report, lang: str, width: float) -> Any:
     return d
 
 
-METHOD_WORDS = {"pairwise": ("каждый с каждым", "pair by pair"), "pot": ("через стол", "through the pot")}
+METHOD_WORDS = {"pairwise": N_("Pair by pair"), "pot": N_("Through the pot")}  # the phone page's words
 
 
 def _money_block(s: Settlement, lang: str, width: float, final: bool = True) -> list[object]:
     """The settlement; on a sheet that is unfinished or has problems it is printed marked as not final."""
-    ru = lang == "ru"
-    method = METHOD_WORDS.get(s.method, (s.method, s.method))[0 if ru else 1]
-    stake = fmt_money(s.stake, s) + (" за очко" if ru else " a point")
+    method = _(METHOD_WORDS[s.method]).lower() if s.method in METHOD_WORDS else s.method
+    stake = _("{stake} a point").format(stake=fmt_money(s.stake, s))
     out: list[object] = [Spacer(1, 3 * mm), para(f"{word('settlement', lang)}: {method}, {stake}", HEADING, True)]
     if not final:
-        out.append(para("Не окончательно: лист не закончен или в нём есть ошибки; «kingsheet settle» его не сведёт."
-                        if ru else "Not final: the sheet is unfinished or has problems; `kingsheet settle` refuses it.",
+        out.append(para(_("Not final: the sheet is unfinished or has problems; `kingsheet settle` refuses it."),
                         BODY, True, color=RED))
-    rows = [["", "ИТОГО" if lang == "ru" else "TOTAL", "±"]]
+    rows = [["", word("total", lang), "±"]]
     for p, tot in s.totals.items():
         bal = s.settled[p]
         rows.append([p, num(int(tot)) if tot == int(tot) else str(tot),
@@ -634,12 +628,9 @@ def sheet_pdf(report: Report, settlement: Settlement | None = None, lang: str = 
         story.append(para(f"{word('leader', lang)}: {', '.join(leaders)} ({num(best)})", HEADING, True))
     elif not report.complete:
         played, of = len(report.rows), len(rules.slots)
-        story.append(para((f"Лист не закончен: сыграно {played} из {of}." if of else
-                           f"Лист не закончен: сыграно {played}, до {num(-(rules.limit or 0))} никто не дошёл.")
-                          if lang == "ru" else
-                          (f"The sheet is unfinished: {played} of {of} deals played." if of else
-                           f"The sheet is unfinished: {played} deals, no one has reached {num(-(rules.limit or 0))}."),
-                          HEADING, True))
+        story.append(para(_("The sheet is unfinished: {played} of {of} deals played.").format(played=played, of=of)
+                          if of else _("The sheet is unfinished: {played} deals, no one has reached {limit}.").format(
+                              played=played, limit=num(-(rules.limit or 0))), HEADING, True))
     general = [p for p in report.problems if p.deal is None]
     if general:
         story.append(para(word("problems", lang) + ": " + "; ".join(p.message for p in general), BODY, color=RED))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kingsheet.core.i18n import _
+from kingsheet.core.i18n import _, speaks
 from kingsheet.core.problems import num, one_line
 from kingsheet.core.report import Report
 from kingsheet.core.rules import Kind, Order, Rules
@@ -18,19 +18,17 @@ from kingsheet.core.scoring import no_hearts_lead_games
 from kingsheet.render.labels import word
 
 
+@speaks
 def reminders(rules: Rules, lang: str) -> list[str]:
     """The rules of play printed under a trick game's blank, from core.scoring's own list."""
     if "penalty" in rules.games:
         return []
     names = [g.label(lang) for g in no_hearts_lead_games(rules)]
-    joined = (" и " if lang == "ru" else " and ").join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+    joined = _(" and ").join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
     out = []
     if names:
-        out.append(f"Ходить с червей нельзя, пока есть другие масти, в играх {joined}." if lang == "ru"
-                   else f"No hearts lead while other suits remain in {joined}.")
-    out += (["Кинга (K♥) сбрасывают при первой возможности.", "Сумма каждой строки сверяется со столбцом «Очки»."]
-            if lang == "ru" else
-            ["The King (K♥) is discarded at the first chance.", "Each row must add up to its «Points» column."])
+        out.append(_("No hearts lead while other suits remain in {games}.").format(games=joined))
+    out += [_("The King (K♥) is discarded at the first chance."), _("Each row must add up to its «Points» column.")]
     return out
 
 
@@ -40,13 +38,11 @@ LIMIT_ROWS = 30  # rows on the blank of a game played to a limit
 SUIT_SIGNS = {"S": "♠", "C": "♣", "D": "♦", "H": "♥"}
 
 
+@speaks
 def penalty_lines(game: Any, lang: str) -> list[str]:
     """What each card is worth in a game scored by card values, grouped as a person says it."""
-    ru = lang == "ru"
     if game.choose_suit:
-        line = ("штрафная масть (контракт): −1 за карту; выигравший торговлю пишет ещё и свою заявку" if ru
-                else "the penalty suit (contract): −1 a card; the auction's winner also writes the bid")
-        return [line]
+        return [_("the penalty suit (contract): −1 a card; the auction's winner also writes the bid")]
     by_suit: dict[str, set[int]] = {}
     for card, value in game.card_values.items():
         by_suit.setdefault(card[-1] if not card.startswith("JOKER") else "JOKER", set()).add(value)
@@ -54,15 +50,14 @@ def penalty_lines(game: Any, lang: str) -> list[str]:
     for suit, values in by_suit.items():
         cards = [c for c in game.card_values if (c[-1] == suit or (suit == "JOKER" and c.startswith("JOKER")))]
         if suit == "JOKER":
-            lines.append(("джокер" if ru else "joker") + f": {num(next(iter(values)))}")
+            lines.append(_("joker: {value}").format(value=num(next(iter(values)))))
         elif len(values) == 1 and len(cards) > 1:
-            word = "за карту" if ru else "a card"
-            lines.append(f"{SUIT_SIGNS[suit]}: {num(next(iter(values)))} {word}")
+            lines.append(_("{suit}: {value} a card").format(suit=SUIT_SIGNS[suit], value=num(next(iter(values)))))
         else:
             lines += [f"{c[:-1]}{SUIT_SIGNS[c[-1]]}: {num(game.card_values[c]) if game.card_values[c] < 0 else '+' + str(game.card_values[c])}"
                       for c in cards]
     if game.moon is not None:
-        lines.append(("взявший все эти карты пишет " if ru else "who takes all of them writes ") + f"+{game.moon}")
+        lines.append(_("who takes all of them writes +{moon}").format(moon=game.moon))
     return lines
 
 
@@ -157,6 +152,7 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
     return out
 
 
+@speaks
 def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
     """The legend of units: «Взятки: −2 за взятку; …», the boys option named."""
     from kingsheet.core.vocabulary import BOYS_PHRASES, GAME_LABELS, UNIT_PHRASES
@@ -180,7 +176,7 @@ def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
         phrase = UNIT_PHRASES[cat].get(lang, UNIT_PHRASES[cat]["ru"])
         if cat == "last" and rules.deck.last_tricks == 1:
             label = next(g.label(lang) for g in rules.games.values() if g.id.rstrip("+") == "last")
-            phrase = "за последнюю взятку" if lang == "ru" else "the last trick"
+            phrase = _("the last trick")
         line = f"{label}: {sign}{u} {phrase}"
         if cat == "boys":
             line += f" ({BOYS_PHRASES[rules.deck.boys].get(lang, rules.deck.boys)})"

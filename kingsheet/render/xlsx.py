@@ -114,7 +114,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     """The sheet of the paper blank: its header, a row a deal, the ИТОГО rows, the marks that turn a
     wrong row red, what each cell may hold, the legend and the page."""
     ws = wb.active
-    ws.title = "Кинг" if lang == "ru" else "King"
+    ws.title = _("King")
     cols = _Columns(rules)
     _header(ws, rules, cols, names, report, lang, title, date)
     _deal_rows(ws, rules, cols, rows, report)
@@ -146,9 +146,9 @@ def _header(ws: Worksheet, rules: Rules, cols: _Columns, names: Sequence[str], r
     ordered = rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
     text_cell(ws, HEADER_ROW, cols.who, word("orderer", lang) if ordered else word("declarer", lang))
     if cols.bid:
-        text_cell(ws, HEADER_ROW, cols.bid, "Заявка" if lang == "ru" else "Bid")
+        text_cell(ws, HEADER_ROW, cols.bid, _("Bid"))
     if cols.contract:
-        text_cell(ws, HEADER_ROW, cols.contract, "Масть" if lang == "ru" else "Suit")
+        text_cell(ws, HEADER_ROW, cols.contract, _("Suit"))
     for c, player in zip(cols.running, names):
         text_cell(ws, HEADER_ROW, c, f"Σ {player}")
     text_cell(ws, HEADER_ROW, cols.sum, "Σ")
@@ -345,7 +345,7 @@ def _validation(ws: Worksheet, rules: Rules, cols: _Columns, rows: list[SheetRow
         lo, hi = _bounds(rules, r.game_id)
         dv = DataValidation(type="whole", operator="between", formula1=str(lo), formula2=str(hi), allow_blank=True,
                             showErrorMessage=True, errorTitle=_game_title(rules, r, lang),
-                            error=(f"Целое число от {lo} до {hi}" if lang == "ru" else f"A whole number from {lo} to {hi}"))
+                            error=_("A whole number from {lo} to {hi}").format(lo=lo, hi=hi))
         dv.add(f"{get_column_letter(cols.first_player)}{row}:{get_column_letter(cols.last_player)}{row}")
         ws.add_data_validation(dv)
 
@@ -354,9 +354,9 @@ def _game_title(rules: Rules, r: SheetRow, lang: str) -> str:
     """A validation message names the game of its row (and its step), never «Кинг» for every row."""
     game = rules.games.get(r.game_id) if r.game_id else None
     if game is None:
-        return (r.game or ("Сдача" if lang == "ru" else "Deal"))[:32]
+        return (r.game or _("Deal"))[:32]
     step = cell_step(game)
-    extra = (f", кратно {step}" if lang == "ru" else f", a multiple of {step}") if step and step > 1 else ""
+    extra = _(", a multiple of {step}").format(step=step) if step and step > 1 else ""
     return (game.label(lang) + extra)[:32]
 
 
@@ -449,7 +449,7 @@ def _meta(wb: Workbook, rules: Rules, report: Report | None, lang: str) -> None:
 
 def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: int, cols: _Columns,
                  settlement: Settlement | None, stake: str | None, lang: str) -> None:
-    ws = wb.create_sheet("Расчёт" if lang == "ru" else "Money")
+    ws = wb.create_sheet(word("settlement", lang))
     main = wb.worksheets[0].title
     ref = f"'{main}'!"
     n = len(names)
@@ -463,9 +463,8 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
         stake_cell.value = 1.0
     stake_cell.protection = UNLOCKED
     stake_cell.number_format = "0.00"
-    text_cell(ws, 3, 1, "каждый с каждым: (n·ИТОГО − ΣИТОГО) × ставка; на стол: ИТОГО × ставка"
-              if lang == "ru" else "pair by pair: (n·TOTAL − ΣTOTAL) × stake; pot: TOTAL × stake", font=Font(size=8))
-    heads = ["", word("total", lang), word("pairs", lang), "На стол" if lang == "ru" else "Pot"]
+    text_cell(ws, 3, 1, _("pair by pair: (n·TOTAL − ΣTOTAL) × stake; through the pot: TOTAL × stake"), font=Font(size=8))
+    heads = ["", word("total", lang), word("pairs", lang), _("Through the pot")]
     for c, h in enumerate(heads, start=1):
         text_cell(ws, 5, c, h, font=Font(bold=True), fill=LIGHT)
     grand_row = total_row + 2
@@ -481,7 +480,7 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
             ws.cell(row, cc).number_format = "0.00"
     # the pair matrix: row pays column when negative
     mrow = last + 2
-    text_cell(ws, mrow, 1, word("pairs", lang) + (" (строка получает от столбца)" if lang == "ru" else " (row wins from column)"),
+    text_cell(ws, mrow, 1, word("pairs", lang) + _(" (row wins from column)"),
               font=Font(bold=True))
     for j in range(n):
         ws.cell(mrow + 1, 2 + j, f"=A{6 + j}")
@@ -492,7 +491,7 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
             ws.cell(mrow + 2 + i, 2 + j).number_format = "0.00"
     if settlement is not None:
         trow = mrow + 3 + n
-        text_cell(ws, trow, 1, word("transfers", lang) + (" — kingsheet, при экспорте" if lang == "ru" else " — by kingsheet, at export"),
+        text_cell(ws, trow, 1, word("transfers", lang) + _(" — by kingsheet, at export"),
                   font=Font(bold=True))
         for k, tr in enumerate(settlement.transfers, start=1):
             text_cell(ws, trow + k, 1, tr.payer)
