@@ -96,3 +96,14 @@ def test_the_heavy_extras_load_only_in_their_command():
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_reader_weights_are_the_file_model_md_describes():
+    """MODEL.md records the shipped weights' sha256: a changed file without its record fails here."""
+    import hashlib
+    import re
+
+    model = (PACKAGE / "scan" / "MODEL.md").read_text(encoding="utf-8")
+    recorded = re.search(r"\| sha256 \| `([0-9a-f]{64})`", model)
+    assert recorded, "MODEL.md names the weights' sha256"
+    assert hashlib.sha256((PACKAGE / "scan" / "digits.npz").read_bytes()).hexdigest() == recorded.group(1)

@@ -211,3 +211,65 @@ def test_the_pot_against_the_mean_writes_its_numbers_as_the_sheet_does():
     assert s.notes == ("расчёт относительно среднего ИТОГО −6,5: сумма итогов −26",)
     s = settle({"А": 10, "Б": -20, "В": -16, "Г": 0}, Decimal("0.5"), "RUB", "pot", pot_mean=True)
     assert s.notes == ("settled against the mean ИТОГО −6.5: the totals sum to −26",)
+
+
+# ---- the library guards money itself, whoever calls it (mutants that changed an amount lived) ---
+
+@pytest.mark.parametrize("stake", [Decimal(-1), Decimal(0), Decimal("-0.50"), Decimal("1e10")])
+def test_the_library_refuses_a_stake_that_would_reverse_or_break_every_payment(stake):
+    from kingsheet.core.money import settle
+    from kingsheet.core.problems import InputError
+
+    with pytest.raises(InputError, match="stake"):
+        settle({"А": 10, "Б": -10}, stake)
+
+
+@pytest.mark.parametrize("step, message", [(Decimal(0), "above zero"), (Decimal(-1), "above zero"),
+                                           (Decimal("0.005"), "whole number of 0.01")])
+def test_a_rounding_step_must_be_a_positive_whole_number_of_kopecks(step, message):
+    from kingsheet.core.money import settle
+    from kingsheet.core.problems import InputError
+
+    with pytest.raises(InputError, match=message):
+        settle({"А": 10, "Б": -10}, Decimal(1), round_to=step)
+
+
+@pytest.mark.parametrize("value, text", [(Decimal("1.00"), "1"), (Decimal("1"), "1"), (Decimal("0.50"), "0.50"),
+                                         (Decimal("185"), "185"), (Decimal("-0"), "0"), (Decimal("1E+3"), "1000"),
+                                         (Decimal("-12.5"), "-12.5"), (Decimal("0.01"), "0.01")])
+def test_an_amount_is_written_as_a_plain_decimal(value, text):
+    """A 1-rouble transfer reads "1" in the JSON, never "0", an exponent or "-0"."""
+    from kingsheet.core.money import money_str
+
+    assert money_str(value) == text
+
+
+def _reports(*stakes: str | None):
+    from kingsheet.core.verify import verify
+    from kingsheet.files.gamefile import read_game
+
+    text = (EXAMPLES / "blank-4.toml").read_text(encoding="utf-8")
+    out = []
+    for k, stake in enumerate(stakes):
+        t = text if stake is None else text.replace('stake = "0.50"', f'stake = "{stake}"')
+        out.append((f"game{k}.toml", verify(read_game(t))))
+    return out
+
+
+def test_files_of_one_evening_at_different_stakes_are_not_settled_at_either():
+    from kingsheet.core.money import Disagreement, combine_games
+
+    with pytest.raises(Disagreement) as caught:
+        combine_games(_reports("0.50", "1"))
+    assert caught.value.key == "stake" and "0.50" in str(caught.value) and "1" in str(caught.value)
+
+
+def test_files_of_one_evening_sum_by_name_with_a_column_each():
+    from kingsheet.core.money import combine_games
+
+    summed, columns, money = combine_games(_reports("0.50", "0.50"))
+    assert summed == {"Аня": -64, "Боря": 74, "Вася": -60, "Галя": 50}
+    assert list(columns) == ["game0.toml", "game1.toml"] and columns["game1.toml"]["Боря"] == 37
+    assert money == {"stake": "0.50", "currency": "RUB", "method": "pairwise"}
+    same_name = combine_games([("x", r) for _n, r in _reports(None, None)])[1]
+    assert list(same_name) == ["x", "x'"]  # two files of one name keep a column each
