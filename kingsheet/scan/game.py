@@ -102,18 +102,60 @@ def ask_bid(rules: Rules, number: int, row: Confirmed, names: Sequence[str], ask
         return who, int(words[-1])
 
 
+def typed_row(rules: Rules, r: RowRead, answer: str) -> Confirmed | str:
+    """A row as a person typed it in place of the readings (on an ordered blank it may start with the
+    game), if the rules allow it; else the sentence saying why not."""
+    from kingsheet.core.entry import parse_points
+    from kingsheet.core.problems import InputError
+    from kingsheet.core.verify import row_problems
+
+    players = tuple(f"P{i}" for i in range(1, rules.players + 1))
+    words = answer.split()
+    named = rules.find_game(words[0]) if words and rules.order is not Order.FIXED else None
+    game_id = named or r.game
+    try:
+        cells = tuple(parse_points(words[1:] if named else words, rules.players))
+    except InputError as exc:
+        return str(exc)
+    if not row_accepted(rules, game_id, cells, players, r.number):  # the bid, not on the blank, is added later
+        problems = [p for p in row_problems(rules, game_id, cells, players, number=r.number) if p.code != "bid"]
+        return "; ".join(p.message for p in problems) or _("no declarer's bid gives this row")
+    return game_id, cells
+
+
+def row_crop(sheet: SheetRead, number: int) -> bytes | None:
+    """The strip of paper a row was read from (its game and cells, a little around them), as a PNG."""
+    import cv2
+
+    from kingsheet.scan.page import PX
+
+    boxes = sheet.boxes.get(number)
+    if boxes is None or sheet.pages.get(boxes.page) is None:
+        return None
+    page = sheet.pages[boxes.page]
+    every = [boxes.game, *boxes.cells]
+    x0, y0 = min(b[0] for b in every) - 2, min(b[1] for b in every) - 2
+    x1, y1 = max(b[2] for b in every) + 2, max(b[3] for b in every) + 2
+    h, w = page.shape[:2]
+    strip = page[max(0, round(y0 * PX)):min(h, round(y1 * PX)), max(0, round(x0 * PX)):min(w, round(x1 * PX))]
+    if strip.size == 0:
+        return None
+    scale = min(1.0, 720 / strip.shape[1])
+    if scale < 1:
+        strip = cv2.resize(strip, (round(strip.shape[1] * scale), round(strip.shape[0] * scale)),
+                           interpolation=cv2.INTER_AREA)
+    ok, png = cv2.imencode(".png", strip)
+    return png.tobytes() if ok else None
+
+
 def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], Any], names: Sequence[str] = (),
             bids: dict[int, Bid] | None = None) -> dict[int, Confirmed]:
     """At a terminal: each row to confirm, with its readings numbered; Enter keeps the first, a
     number picks another, a row typed in full replaces them (checked by the rules; on an ordered
     blank it may start with the game), a lone "-" leaves the row marked in the file."""
-    from kingsheet.core.entry import parse_points
-    from kingsheet.core.problems import InputError
-    from kingsheet.core.verify import row_problems
 
     rules = sheet.rules
     out: dict[int, Confirmed] = {}
-    players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     for r in sheet.rows:
         if r.choice.sure:
             continue
@@ -131,19 +173,11 @@ def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], An
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 out[r.number] = options[int(answer) - 1]
                 break
-            words = answer.split()
-            named = rules.find_game(words[0]) if words and rules.order is not Order.FIXED else None
-            game_id = named or r.game
-            try:
-                cells = tuple(parse_points(words[1:] if named else words, rules.players))
-            except InputError as exc:
-                say(f"✗ {exc}")
+            typed = typed_row(rules, r, answer)
+            if isinstance(typed, str):
+                say(f"✗ {typed}")
                 continue
-            if not row_accepted(rules, game_id, cells, players, r.number):  # the bid, not on the blank, is added later
-                problems = [p for p in row_problems(rules, game_id, cells, players, number=r.number) if p.code != "bid"]
-                say("✗ " + ("; ".join(p.message for p in problems) or _("no declarer's bid gives this row")))
-                continue
-            out[r.number] = game_id, cells
+            out[r.number] = typed
             break
         given = out.get(r.number)
         if given and names and bids is not None and needs_bid(rules, given[0]) \

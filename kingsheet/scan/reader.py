@@ -5,9 +5,10 @@ well, as the number the blank gives it, and chosen with the row's cells."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kingsheet.core.i18n import _
 from kingsheet.core.rules import Order, Rules, RulesError, load_rules
@@ -51,6 +52,9 @@ class SheetRead:
     code: Code
     rows: tuple[RowRead, ...]
     totals: TotalsCheck | None = None  # what the ИТОГО lines written on the sheet said
+    # the straightened pages and where each deal is on them: to show a person the paper of a row
+    pages: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    boxes: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 def read_sheet(photos: Sequence[Path]) -> SheetRead:
@@ -125,7 +129,7 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         choices = settle_mends(choices)
     choices = ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree))
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
-    return SheetRead(rules, first, rows, totals)
+    return SheetRead(rules, first, rows, totals, by_page, layout)
 
 
 def _printed_game(rules: Rules, number: int) -> str:

@@ -34,6 +34,9 @@ from kingsheet.table import actions
 from kingsheet.table.actions import Answer
 
 MAX_BODY = 16 * 1024  # a deal, an edit or a new game is a few hundred bytes
+PHOTO_PATH = "/api/photo"
+MAX_PHOTO_BODY = 24 * 1024 * 1024  # the photos of a blank's pages, as base64 in JSON
+PHOTO_SECONDS = 120.0  # a phone on a slow Wi-Fi sends a few megabytes within this
 MAX_LISTENERS = 64  # phones following the sheet at once
 BODY_SECONDS = 10.0  # a request's body arrives within this, once its head has
 TICK = 0.1  # how often the live stream looks at the game file (s)
@@ -44,7 +47,8 @@ TOKEN_HEADER = "x-kingsheet-token"
 LOCAL_HOSTS = ("127.0.0.1", "localhost")  # the names a browser on this computer uses for it
 MAX_JSON_DEPTH = 20  # a deal is three levels deep
 DOWNLOADS = ("pdf", "xlsx", "csv", "toml")  # /download/{kind}: the sheet as a file (kingsheet.table.formats)
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+# img-src data: is for the strips of paper a photographed row was read from (PNG, made here)
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 HEADERS = {"content-security-policy": CSP, "x-content-type-options": "nosniff", "referrer-policy": "no-referrer",
            "cache-control": "no-store", "x-frame-options": "DENY"}
@@ -128,7 +132,7 @@ class Guard:
         if refusal is not None:
             await _plain(*refusal)(scope, receive, _secured(send))
             return
-        await self.app(scope, _bounded(receive), _secured(send))
+        await self.app(scope, _bounded(receive, *_limit(scope.get("path", ""))), _secured(send))
 
     def refusal(self, request: Request) -> tuple[int, str] | None:
         """Why this request is turned away before it reaches the page or the API, or None."""
@@ -139,7 +143,7 @@ class Guard:
         if not hmac.compare_digest(given.encode(), self.table.token.encode()):
             return 403, _("kingsheet: this address needs the token that `kingsheet serve` printed")
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        if length is not None and (not length.isdigit() or int(length) > _limit(request.url.path)[0]):
             return 413, _("kingsheet: the request is too large")
         if not write:
             if (length or "0") != "0" or "transfer-encoding" in request.headers:
@@ -175,12 +179,18 @@ def _secured(send: Send) -> Send:
     return inner
 
 
-def _bounded(receive: Receive) -> Receive:
-    """A body is cut off past MAX_BODY (one sent without its length too) and must arrive within
-    BODY_SECONDS; once it is whole, receiving waits as long as the answer takes (the live stream)."""
+def _limit(path: str) -> tuple[int, float]:
+    """How large a request's body may be, and how long it may take to arrive: a photo of the blank
+    is megabytes, everything else a few hundred bytes."""
+    return (MAX_PHOTO_BODY, PHOTO_SECONDS) if path == PHOTO_PATH else (MAX_BODY, BODY_SECONDS)
+
+
+def _bounded(receive: Receive, most: int = MAX_BODY, seconds: float = BODY_SECONDS) -> Receive:
+    """A body is cut off past ``most`` bytes (one sent without its length too) and must arrive within
+    ``seconds``; once it is whole, receiving waits as long as the answer takes (the live stream)."""
     seen = 0
     whole = False
-    deadline = time.monotonic() + BODY_SECONDS
+    deadline = time.monotonic() + seconds
 
     async def inner() -> MutableMapping[str, Any]:
         nonlocal seen, whole
@@ -192,7 +202,7 @@ def _bounded(receive: Receive) -> Receive:
             raise _TooSlow from None
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
-            if seen > MAX_BODY:
+            if seen > most:
                 raise _TooLarge
             whole = not message.get("more_body", False)
         else:
@@ -229,7 +239,7 @@ async def _body(request: Request) -> dict[str, Any]:
         text = raw.decode("utf-8") or "{}"
     except UnicodeDecodeError:
         raise _Answer(400, _("the request is not JSON")) from None
-    if _depth(text) > MAX_JSON_DEPTH:
+    if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _depth(text) > MAX_JSON_DEPTH:
         raise _Answer(400, _("the request is nested too deeply"))
     try:
         data = json.loads(text)
@@ -294,6 +304,8 @@ def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_H
         Route("/api/money", endpoint(money)),
         Route("/api/rules", endpoint(rules_list)),
         Route("/api/club", endpoint(club)),
+        Route(PHOTO_PATH, endpoint(post_photo), methods=["POST"]),
+        Route("/api/photo/keep", endpoint(post_keep_photo), methods=["POST"]),
         Route("/api/new", endpoint(post_new), methods=["POST"]),
         Route("/download/{kind}", endpoint(download)),
     ]
@@ -457,6 +469,23 @@ async def post_edit(request: Request, table: Table, lang: str) -> Response:
 async def post_undo(request: Request, table: Table, lang: str) -> Response:
     body = await _body(request)
     return await _write(table, lang, lambda: actions.undo(table.path, body))
+
+
+async def post_photo(request: Request, table: Table, lang: str) -> Response:
+    """The photos of a filled blank, read here; the rows come back to the phone to confirm."""
+    body = await _body(request)
+    return _json(await _threaded(lang, lambda: actions.read_photos(body, lang)))
+
+
+async def post_keep_photo(request: Request, table: Table, lang: str) -> Response:
+    """A sheet read from photos, confirmed on the phone: a new game in the folder, served from then on."""
+    body = await _body(request)
+
+    def work() -> str:
+        table.path = actions.keep_read(table.folder, body)
+        return _("new game: {file}").format(file=table.path.name)
+
+    return await _write(table, lang, work)
 
 
 async def post_new(request: Request, table: Table, lang: str) -> Response:

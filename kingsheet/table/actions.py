@@ -121,6 +121,12 @@ def words(lang: str) -> dict[str, str]:
         "club": _("Club"), "standings": _("standings"), "who_owes": _("who owes whom"),
         "evenings": _("evenings"), "won": _("won"), "money_word": _("money"),
         "to_settle": _("to settle everything:"),
+        "photo_head": _("From a photo of the filled blank"), "photo_take": _("Photograph the blank"),
+        "photo_hint": _("Each page of the filled blank, flat and whole, in good light. The photos are read "
+                        "on the computer running kingsheet and are not kept."),
+        "photo_reading": _("Reading the photo…"), "photo_keep": _("Save as a new game"),
+        "photo_leave": _("leave it marked, to check later"), "photo_typed": _("or type the row as written"),
+        "photo_paper": _("the row on the paper"),
         # the phone app's own (kingsheet site)
         "games": _("Games"), "open": _("Open"), "delete": _("Delete"),
         "delete_confirm": _("Delete the game «{title}» from this phone? It cannot be brought back."),
@@ -381,6 +387,127 @@ def fresh_name(folder: Path, suffix: str = ".toml") -> Path:
         if not path.exists():
             return path
     raise Answer(409, _("too many games today in this folder"))
+
+
+# ---- a photographed blank, read on the computer that serves the page ---------------------------
+
+MAX_PHOTO_BYTES = 12 * 1024 * 1024  # a 12-megapixel phone photo as JPEG is 3–6 MB
+MAX_PHOTO_PAGES = 4
+READ_SECONDS = 30 * 60  # a read sheet waits this long for the phone to confirm it
+_READS: dict[str, tuple[float, Any]] = {}
+
+
+def read_photos(body: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """The pages of one filled blank, photographed on a phone: each row as the rules chose it, and
+    each row a person must confirm shown with the strip of paper it was read from and its choices.
+    The photos are read from a temporary folder and never kept."""
+    import base64
+    import binascii
+    import secrets
+    import tempfile
+    import time
+
+    photos = body.get("photos")
+    if not isinstance(photos, list) or not photos or not all(isinstance(p, str) for p in photos):
+        raise Answer(400, _("send the photos of the blank's pages"))
+    if len(photos) > MAX_PHOTO_PAGES:
+        raise Answer(400, _("{n} photos: send at most {most} pages at once").format(n=len(photos), most=MAX_PHOTO_PAGES))
+    try:
+        import cv2  # noqa: F401
+        import zxingcpp  # noqa: F401
+    except ImportError:
+        raise Answer(501, _("the computer running kingsheet serve cannot read photos: it needs "
+                            "pip install 'kingsheet[scan]'")) from None
+    from kingsheet.scan.game import row_crop, summary
+    from kingsheet.scan.reader import read_sheet
+
+    with tempfile.TemporaryDirectory(prefix="kingsheet-photo-") as tmp:
+        paths = []
+        for k, text in enumerate(photos, 1):
+            try:
+                data = base64.b64decode(text.split(",", 1)[-1], validate=True)
+            except (binascii.Error, ValueError):
+                raise Answer(400, _("photo {k} is not a picture").format(k=k)) from None
+            if len(data) > MAX_PHOTO_BYTES:
+                raise Answer(413, _("photo {k} is larger than {mb} MB").format(k=k, mb=MAX_PHOTO_BYTES // 2**20))
+            path = Path(tmp) / f"photo-{k}"
+            path.write_bytes(data)
+            paths.append(path)
+        try:
+            sheet = read_sheet(paths)
+        except Unusable as exc:
+            message = str(exc)
+            for k, path in enumerate(paths, 1):
+                message = message.replace(str(path), _("photo {k}").format(k=k))
+            raise Answer(422, message) from None
+    rules = sheet.rules
+    rows = []
+    for r in sheet.rows:
+        row: dict[str, Any] = {"number": r.number, "game": rules.games[r.game].label(lang),
+                               "cells": [num(c) for c in r.cells], "sure": r.choice.sure,
+                               "options": [[rules.games[o.game].label(lang), [num(c) for c in o.cells]]
+                                           for o in r.choice.options[:4]]}
+        if not r.choice.sure:
+            crop = row_crop(sheet, r.number)
+            row["crop"] = "data:image/png;base64," + base64.b64encode(crop).decode() if crop else None
+        rows.append(row)
+    now = time.monotonic()
+    for key in [k for k, (t, _s) in _READS.items() if now - t > READ_SECONDS]:
+        del _READS[key]
+    while len(_READS) >= 4:
+        del _READS[min(_READS, key=lambda k: _READS[k][0])]
+    token = secrets.token_urlsafe(16)
+    _READS[token] = (now, sheet)
+    return {"ok": True, "read": token, "rules": rules.id, "name": rules.template.name.get(lang, rules.id),
+            "players": rules.players, "rows": rows, "summary": summary(sheet)}
+
+
+def keep_read(folder: Path, body: Mapping[str, Any]) -> Path:
+    """A sheet read from photos, as a new game file in ``folder``: the players named in seating
+    order, each row to confirm as the person chose (a reading, a row typed in, or left marked)."""
+    from kingsheet.files.gamefile import read_game
+    from kingsheet.files.storage import write_new
+    from kingsheet.scan.game import game_text, typed_row
+
+    kept = _READS.get(str(body.get("read") or ""))
+    if kept is None:
+        raise Answer(410, _("this reading of the photos is no longer kept: photograph the blank again"))
+    sheet = kept[1]
+    rules = sheet.rules
+    names = body.get("players")
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise Answer(400, _("the players must be a list of names"))
+    names = [n.strip() for n in names]
+    if len(names) != rules.players:
+        raise Answer(400, _("{id} is for {players} players; {names} are named").format(
+            id=rules.id, players=rules.players, names=len(names)))
+    if len({n.casefold() for n in names}) != len(names):
+        raise Answer(400, _("a player is named twice (names that differ only in case are the same name)"))
+    given = body.get("choices")
+    choices: dict[str, Any] = given if isinstance(given, dict) else {}
+    confirmed = {}
+    for r in sheet.rows:
+        choice = choices.get(str(r.number))
+        if r.choice.sure or not isinstance(choice, dict):
+            continue
+        option, typed = choice.get("option"), choice.get("typed")
+        if isinstance(typed, str) and typed.strip():
+            got = typed_row(rules, r, typed[:200])
+            if isinstance(got, str):
+                raise Answer(422, _("row {number}: {why}").format(number=r.number, why=got))
+            confirmed[r.number] = got
+        elif isinstance(option, int) and not isinstance(option, bool) and 0 <= option < len(r.choice.options[:4]):
+            o = r.choice.options[option]
+            confirmed[r.number] = (o.game, o.cells)
+    text = game_text(sheet, names, confirmed, {})
+    path = fresh_name(folder)
+    try:
+        read_game(text, path, folder)
+        write_new(path, text.encode("utf-8"))
+    except Unusable as exc:
+        raise Answer(400, str(exc)) from None
+    _READS.pop(str(body.get("read")), None)
+    return path
 
 
 def bring_in(folder: Path, name: str, data: bytes) -> Path:

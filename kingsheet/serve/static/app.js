@@ -404,6 +404,10 @@ async function loadRules() {
   $("players-label").textContent = W("players_in_order");
   $("stake-label").textContent = W("stake");
   $("template-label").textContent = W("template_in");
+  $("photo-head").textContent = W("photo_head");
+  $("photo-take").textContent = W("photo_take");
+  $("photo-hint").textContent = W("photo_hint");
+  $("photo-keep").textContent = W("photo_keep");
   $("start").textContent = W("start");
 }
 
@@ -447,6 +451,89 @@ function show(v) {
   if (v === "new") loadRules();
   if (v === "games") renderGames();
   if (v === "club") loadClub();
+}
+
+// ---- a photographed blank: read on the computer, confirmed here, kept as a new game --------------
+
+let photoRead = null;
+
+function asDataUrl(file) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result));
+    r.onerror = () => reject(r.error);
+    r.readAsDataURL(file);
+  });
+}
+
+async function readPhoto() {
+  const files = [...$("photo-in").files];
+  $("photo-in").value = "";
+  if (!files.length) return;
+  $("photo-error").hidden = true;
+  $("photo-rows").replaceChildren(el("p", W("photo_reading"), "hint"));
+  $("photo-names").replaceChildren();
+  $("photo-keep").hidden = true;
+  const {data} = await api("/api/photo", {photos: await Promise.all(files.map(asDataUrl))});
+  $("photo-rows").replaceChildren();
+  if (!data.ok) { $("photo-error").hidden = false; $("photo-error").textContent = data.error; return; }
+  photoRead = data;
+  const box = $("photo-rows");
+  box.append(el("p", data.name + " (" + data.rules + ")", "hint"));
+  for (const line of data.summary.filter((l) => !/^\s*\d/.test(l))) box.append(el("p", line, "hint"));
+  for (const r of data.rows) {
+    const line = el("div", null, r.sure ? "read sure" : "read unsure");
+    line.append(el("div", r.number + " · " + r.game + ": " + r.cells.join(" ") + (r.sure ? "  ✓" : "  ?")));
+    if (!r.sure) {
+      if (r.crop) { const img = el("img"); img.src = r.crop; img.alt = W("photo_paper"); img.className = "crop"; line.append(img); }
+      const pick = el("select");
+      pick.dataset.number = r.number;
+      r.options.forEach(([game, cells], k) => { const o = el("option", (game === r.game ? "" : game + ": ") + cells.join(" ")); o.value = String(k); pick.append(o); });
+      const leave = el("option", W("photo_leave")); leave.value = "leave"; pick.append(leave);
+      const typed = el("input");
+      typed.type = "text";
+      typed.inputMode = "text";
+      typed.placeholder = W("photo_typed");
+      typed.dataset.number = r.number;
+      typed.maxLength = 120;
+      line.append(pick, typed);
+    }
+    box.append(line);
+  }
+  const names = $("photo-names");
+  names.append(el("p", W("players_in_order"), "hint"));
+  for (let i = 0; i < data.players; i++) {
+    const inp = el("input");
+    inp.type = "text";
+    inp.maxLength = 40;
+    inp.value = S && S.players && S.players.length === data.players ? S.players[i] : "";
+    const line = el("label", null, "cell");
+    line.append(el("span", String(i + 1), "name"), inp);
+    names.append(line);
+  }
+  $("photo-keep").hidden = false;
+}
+
+async function keepPhoto(ev) {
+  ev.preventDefault();
+  if (!photoRead) return;
+  const choices = {};
+  for (const sel of $("photo-rows").querySelectorAll("select")) {
+    const typed = $("photo-rows").querySelector(`input[data-number="${sel.dataset.number}"]`).value.trim();
+    if (typed) choices[sel.dataset.number] = {typed};
+    else if (sel.value !== "leave") choices[sel.dataset.number] = {option: +sel.value};
+  }
+  const players = [...$("photo-names").querySelectorAll("input")].map((i) => i.value);
+  const {data} = await api("/api/photo/keep", {read: photoRead.read, players, choices});
+  if (!data.ok) { $("photo-error").hidden = false; $("photo-error").textContent = data.error; return; }
+  photoRead = null;
+  $("photo-rows").replaceChildren();
+  $("photo-names").replaceChildren();
+  $("photo-keep").hidden = true;
+  notice(data.message);
+  resetForm();
+  view = "sheet";
+  await load();
 }
 
 // ---- the club: every evening of the game's folder (kingsheet club), or of this phone ----------
@@ -579,6 +666,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("rules").addEventListener("change", renderNames);
   $("newgame").addEventListener("submit", startGame);
   $("file-in").addEventListener("change", bringIn);
+  $("photo-in").addEventListener("change", readPhoto);
+  $("photo").addEventListener("submit", keepPhoto);
   $("xlsx").addEventListener("click", (ev) => fileOut(ev, "xlsx"));
   $("toml").addEventListener("click", (ev) => fileOut(ev, "toml"));
   $("share").addEventListener("click", () => LOCAL && LOCAL.share(lang));
