@@ -228,3 +228,19 @@ def _kopecks(text: str) -> int:
     """«+12,50 ₽» / «−3 ₽» as kopecks."""
     t = text.replace("−", "-").replace("₽", "").replace("\u00a0", "").replace(" ", "").replace(",", ".")
     return round(float(t) * 100)
+
+
+def test_the_site_command_writes_the_app(app_folder, tmp_path):
+    """`kingsheet site -o DIR` as a person runs it (Pyodide from the user cache, or as given)."""
+    from typer.testing import CliRunner
+
+    from kingsheet.cli.app import app
+    from kingsheet.site.build import PYODIDE_VERSION, _cache_folder
+
+    given = os.environ.get("KINGSHEET_PYODIDE") or str(_cache_folder() / f"pyodide-{PYODIDE_VERSION}.tgz")
+    out = tmp_path / "app"
+    result = CliRunner().invoke(app, ["site", "-o", str(out), "--pyodide", given, "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert f"wrote {out}: 15 files" in result.output
+    assert (out / "index.html").read_text(encoding="utf-8").startswith("<!doctype html>")
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in app_folder.iterdir())
