@@ -321,3 +321,20 @@ def test_a_filled_sheet_says_when_it_is_unfinished_or_not_final(tmp_path):
     whole = verify(load_game(EXAMPLES / "hand-worked" / "blank-4.toml"))
     done = text_of(sheet_pdf(whole, settlement_of(whole)))
     assert "Лидер: Аня (24)" in done and "не закончен" not in done and squash("Не окончательно") not in squash(done)
+
+
+def test_the_trump_bidding_blank_says_only_what_its_rules_hold():
+    """A trump row with a bid sums to at most +48 (the bid taken off), so the blank says «≤ +48»,
+    «ИТОГО (+) ≤ +192», «ИТОГО ≤ 0» and how a trump row is checked, never a fixed +48 or ИТОГО 0."""
+    import io
+
+    from pypdf import PdfReader
+
+    from kingsheet.core.rules import load_rules
+    from kingsheet.render.pdf import blank_pdf
+
+    text = PdfReader(io.BytesIO(blank_pdf(load_rules("trump-bidding"), lang="ru"))).pages[0].extract_text()
+    assert text.count("≤ +48") == 4 and "≤ +192" in text and "≤ 0" in text
+    assert "козырная строка даёт +48 минус 6·min(заявка, взятки заказавшего)" in " ".join(text.split())
+    plain = PdfReader(io.BytesIO(blank_pdf(load_rules("blank-4"), lang="ru"))).pages[0].extract_text()
+    assert "≤" not in plain and "+192" in plain

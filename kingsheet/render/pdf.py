@@ -327,6 +327,8 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
             # the wide grey line between the minus and the plus stage
             style.append(("LINEABOVE", (0, i), (-1, i), 3 * scale, GREY))
         points = "" if r.points is None else (num(r.points) if r.points < 0 else f"+{r.points}")
+        if report is None and rules.bidding and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS:
+            points = f"≤ {points}"  # the declarer's bid is taken off: the row's total depends on the deal
         mark: object = r.mark if r.ok else para("✗ " + r.mark, small, color=RED)
         data.append([str(r.number), para(r.game, size), points, *per_player(r.cells, r.running),
                      *tail(para(r.dealer, small), para(r.who, small), mark)])
@@ -355,6 +357,8 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
     first_tail = 3 + cols
     for k, (label, exp, cells, actual) in enumerate(lines):
         shown = "" if exp is None else (num(exp) if exp <= 0 else f"+{exp}")
+        if report is None and rules.bidding and k > 0 and exp is not None:
+            shown = f"≤ {shown}"  # the plus half is at most this, less the bids taken off
         data.append(["", label, shown, *(per_player([""] * n, cells) if running else cells),
                      *tail(f"Σ {actual}".strip(), "", "")])
         style.append(("SPAN", (first_tail, first_total + k), (-1, first_total + k)))

@@ -28,7 +28,13 @@ def reminders(rules: Rules, lang: str) -> list[str]:
     out = []
     if names:
         out.append(_("No hearts lead while other suits remain in {games}.").format(games=joined))
-    out += [_("The King (K♥) is discarded at the first chance."), _("Each row must add up to its «Points» column.")]
+    out.append(_("The King (K♥) is discarded at the first chance."))
+    if rules.bidding:
+        trumps = next(g for g in rules.games.values() if g.kind is Kind.TRUMPS)
+        out.append(_("Each row must add up to its «Points» column; a trump row to {most} less {unit}·min(bid, the "
+                     "declarer's tricks).").format(most=f"+{trumps.total}", unit=trumps.units["trumps"]))
+    else:
+        out.append(_("Each row must add up to its «Points» column."))
     return out
 
 
