@@ -885,3 +885,32 @@ def test_a_row_to_confirm_says_why_in_a_few_words():
         assert lines[0].endswith("? подтвердите (прочитано как −2 −16 −4 0; правила это изменили)")
         assert lines[1].endswith("? подтвердите (читается с трудом)")
         assert row_fields(rules, rows[1])["note"] == "скан: подтвердите строку (читается с трудом)"
+
+
+def test_a_page_straightened_askew_is_refused_not_read_into_the_wrong_cells(tmp_path, monkeypatch):
+    """A corner mark half out of the frame was once taken for a blot beside it: the page came out
+    askew, rows were read from the wrong paper and the last ones dropped without a word. Now the
+    blank's printed lines must be where its layout has them, or the photo is refused."""
+    import kingsheet.scan.page as page
+    from kingsheet.scan.reader import read_sheet
+
+    path, _truth = photo(tmp_path, seed=3)
+    real = page.find_marks
+
+    def askew(gray, where):
+        marks = real(gray, where).copy()
+        marks[1] += (gray.shape[1] * 0.03, gray.shape[0] * 0.02)  # one mark taken ~6 mm from where it is
+        return marks
+
+    monkeypatch.setattr(page, "find_marks", askew)
+    with pytest.raises(page.Unreadable, match="printed lines are not where they should be"):
+        read_sheet([path])
+
+
+def test_rows_left_empty_on_a_blank_are_named(tmp_path):
+    from kingsheet.scan.game import summary
+    from kingsheet.scan.reader import read_sheet
+
+    path, _truth = photo(tmp_path, seed=4, deals=9)
+    lines = summary(read_sheet([path]))
+    assert any("rows 10–12 of the blank are empty on the photo" in line for line in lines)

@@ -203,6 +203,13 @@ def summary(sheet: SheetRead) -> list[str]:
         else:
             mark = "? " + _("confirm ({why})").format(why=_why(sheet.rules, r))
         lines.append(f"{r.number:>3}  {label:<14} {cells}   {mark}")
+    blank = len(sheet.rules.slots) if sheet.rules.order is not Order.TO_LIMIT else 0
+    if sheet.rows and len(sheet.rows) < blank:  # never fewer rows than the blank holds without a word
+        lines.append("· " + ngettext(
+            "row {rows} of the blank is empty on the photo: the game stopped before it, or it could not be read; "
+            "look at the paper", "rows {rows} of the blank are empty on the photo: the game stopped before them, or "
+            "they could not be read; look at the paper", blank - len(sheet.rows)).format(
+            rows=f"{len(sheet.rows) + 1}–{blank}" if blank - len(sheet.rows) > 1 else str(blank)))
     if any(r.choice.doubted == READS_BADLY for r in sheet.rows):
         lines.append("✗ " + _("many rows of this sheet read poorly: every row is to confirm"))
     totals = sheet.totals

@@ -25,7 +25,7 @@ from kingsheet.scan.choose import (
     signed,
     written_sign,
 )
-from kingsheet.scan.page import Code, Unreadable, cells_of, photo_code, read_page
+from kingsheet.scan.page import LINED_UP, Code, Unreadable, cells_of, lines_in_place, photo_code, read_page
 
 MAX_PHOTOS = 8  # pages of one blank (the longest, ordered-56, has 3)
 
@@ -93,6 +93,12 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         if code.page > pages_printed:
             raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=path))
     pages = [(path, *read_page(path)) for path in photos]
+    for path, code, page in pages:  # a page straightened askew is refused, never read into the wrong cells
+        on_page = [[b.game, *b.cells] for b in layout.values() if b.page == code.page]
+        if lines_in_place(page, on_page) < LINED_UP:
+            raise Unreadable(_("{where}: the blank's printed lines are not where they should be (a corner mark "
+                               "half out of the picture, or the page not flat); photograph the whole page again, "
+                               "all four corner marks in the frame").format(where=path))
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     by_page = {code.page: page for _path, code, page in pages}
     read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {}
