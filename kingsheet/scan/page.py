@@ -291,16 +291,17 @@ def read_page(path: Path) -> tuple[Code, np.ndarray]:
 
 
 LINE_CONTRAST = 20  # a printed line is this much darker than the paper around it (0–255)
-LINED_UP = 0.8  # the share of the blank's lines a straightened page must show where the layout has them
+LINED_UP = 0.6  # the share of the blank's lines a straightened page must show where the layout has them
+NEAR_MM = 1.5  # how far from its place a line may be (a page not quite flat) and still count
 
 
 def lines_in_place(page: np.ndarray, rows: Sequence[Sequence[tuple[float, ...]]]) -> float:
     """The share of the printed lines around the given rows' boxes (mm: left, top, right, bottom)
     that are on the straightened page where the blank's layout puts them: a corner mark found in the
     wrong place straightens the page askew, and its cells would be read from the wrong paper."""
-    def dark(profile: np.ndarray) -> bool:
-        mid = len(profile) // 2
-        near = profile[max(0, mid - 6):mid + 7]
+    def dark(profile: np.ndarray) -> bool:  # a line within NEAR_MM of where it belongs
+        mid, near_px = len(profile) // 2, round(NEAR_MM * PX)
+        near = profile[max(0, mid - near_px):mid + near_px + 1]
         return bool(near.size) and float(np.median(profile) - near.min()) > LINE_CONTRAST
 
     h, w = page.shape[:2]
@@ -310,11 +311,11 @@ def lines_in_place(page: np.ndarray, rows: Sequence[Sequence[tuple[float, ...]]]
         y0, y1 = min(b[1] for b in boxes), max(b[3] for b in boxes)
         cols = slice(max(0, round(x0 * PX)), min(w, round(x1 * PX)))
         for y in (y0, y1):
-            band = page[max(0, round((y - 3) * PX)):min(h, round((y + 3) * PX)), cols]
+            band = page[max(0, round((y - 4) * PX)):min(h, round((y + 4) * PX)), cols]
             total += 1
             found += band.size > 0 and dark(band.mean(axis=1))
         for x in sorted({b[0] for b in boxes} | {b[2] for b in boxes}):
-            band = page[max(0, round(y0 * PX)):min(h, round(y1 * PX)), max(0, round((x - 3) * PX)):min(w, round((x + 3) * PX))]
+            band = page[max(0, round(y0 * PX)):min(h, round(y1 * PX)), max(0, round((x - 4) * PX)):min(w, round((x + 4) * PX))]
             total += 1
             found += band.size > 0 and dark(band.mean(axis=0))
     return found / total if total else 1.0
