@@ -249,3 +249,65 @@ def test_the_ledger_does_not_depend_on_the_order_files_were_indexed(year, tmp_pa
         second = ledger(conn, load_club(again))
     assert first["ledgers"] == second["ledgers"]
     assert c.name == "club"
+
+
+def test_the_words_for_an_empty_club_and_for_payments(tmp_path, club):
+    from kingsheet.render.club import ledger_text, player_text, standings_text
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for c, conn in _indexed(empty):
+        assert "no finished game in this period" in standings_text(standings(conn, c, Period()), "en")
+        assert "nobody owes anything" in ledger_text(ledger(conn, c), "en")
+        with pytest.raises(Exception, match="no finished game"):
+            player(conn, c, "Аня", Period(), "en")
+    for c, conn in _indexed(club):
+        text = ledger_text(ledger(conn, c), "ru")
+        assert "записанные платежи:" in text and "2026-11-30 Вася → Боря 10 ₽" in text
+        page = player_text(player(conn, c, "Боря", Period(), "ru"), "ru")
+        assert "лучший вечер" in page and "против" in page
+
+
+def test_the_index_goes_to_the_user_data_folder_when_the_games_folder_is_read_only(club, monkeypatch, tmp_path):
+    import kingsheet.club.index as index
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setattr(index.os, "access", lambda path, mode: False)
+    where = index.index_path(club)
+    assert where.parent == tmp_path / "data" / "kingsheet" / "clubs" and where.suffix == ".sqlite"
+    for c, conn in _indexed(club):
+        assert len(standings(conn, c, Period())["standings"]) == 4
+    assert not (club / INDEX_FILE).exists()
+
+
+def test_an_index_of_another_layout_is_made_again(club):
+    import sqlite3
+
+    conn = sqlite3.connect(club / INDEX_FILE)
+    conn.executescript("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('schema', '0');")
+    conn.commit()
+    conn.close()
+    for c, conn in _indexed(club):
+        assert standings(conn, c, Period())["standings"][0]["player"] == "Боря"
+
+
+def test_games_in_subfolders_count_and_hidden_ones_do_not(club):
+    (club / "2025").mkdir()
+    shutil.move(club / "2026-11-28.toml", club / "2025" / "2026-11-28.toml")
+    (club / ".trash").mkdir()
+    shutil.copy(club / "2026-12-01.toml", club / ".trash" / "old.toml")
+    for _c, conn in _indexed(club):
+        listed = {f["file"] for f in files(conn)["files"]}
+        assert "2025/2026-11-28.toml" in listed and not any(f.startswith(".trash") for f in listed)
+
+
+def test_the_files_command_and_a_club_without_a_folder(club, monkeypatch):
+    run = CliRunner()
+    text = run.invoke(app, ["club", "files", "--dir", str(club)])
+    assert text.exit_code == 0 and "broken.toml: unreadable" in text.stdout
+    data = json.loads(run.invoke(app, ["club", "files", "--dir", str(club), "--json"]).stdout)
+    assert {f["status"] for f in data["files"]} == {"final", "unfinished", "unreadable", "duplicate"}
+    nowhere = run.invoke(app, ["club", "ledger"])
+    assert nowhere.exit_code == 2 and "--dir" in nowhere.output
+    monkeypatch.setenv("KINGSHEET_FILE", str(club / "2026-11-27.toml"))  # the current game's folder
+    assert json.loads(run.invoke(app, ["club", "ledger", "--json"]).stdout)["club"] == "Пятничный Кинг"

@@ -159,3 +159,136 @@ def test_the_club_of_the_phone_is_every_game_on_it():
     assert club["ok"] is True and [row[:4] for row in club["standings"]][0] == [1, "Боря", 2, 2]
     assert club["ledgers"][0]["balances"][0] == ["Боря", "+148 ₽"]
     assert any("не закончена" in line for line in club["not_counted"])
+
+
+# ---- the build's sources of Pyodide, and the try-it server ---------------------------------------
+
+@pytest.fixture(scope="module")
+def pyodide_tgz() -> bytes:
+    """The pinned npm package, as the build gets it (the user cache, or the registry once)."""
+    import os
+
+    from kingsheet.site.build import PYODIDE_VERSION, _cache_folder, runtime_files
+
+    given = os.environ.get("KINGSHEET_PYODIDE")
+    if given:
+        return Path(given).read_bytes()
+    runtime_files()
+    return (_cache_folder() / f"pyodide-{PYODIDE_VERSION}.tgz").read_bytes()
+
+
+def test_pyodide_is_fetched_once_then_taken_from_the_cache(pyodide_tgz, tmp_path, monkeypatch):
+    import io
+    import urllib.request
+
+    import kingsheet.site.build as build
+
+    monkeypatch.setattr(build, "_cache_folder", lambda: tmp_path / "cache")
+    fetched: list[str] = []
+
+    def urlopen(url, timeout):
+        fetched.append(url)
+        return io.BytesIO(pyodide_tgz)
+
+    monkeypatch.setattr(urllib.request, "urlopen", urlopen)
+    said: list[str] = []
+    first = build.runtime_files(None, said.append)
+    assert fetched == [build.PYODIDE_URL] and "npm" in said[0] and sorted(first) == sorted(build.RUNTIME)
+    assert build.runtime_files(None, said.append) == first and len(fetched) == 1  # from the cache now
+    (tmp_path / "cache" / f"pyodide-{build.PYODIDE_VERSION}.tgz").write_bytes(b"tampered")
+    build.runtime_files(None)  # a cache that is not the pinned file is fetched again
+    assert len(fetched) == 2
+
+
+def test_pyodide_that_cannot_be_fetched_is_one_sentence(tmp_path, monkeypatch):
+    import io
+    import urllib.error
+    import urllib.request
+
+    import kingsheet.site.build as build
+    from kingsheet.core.problems import InputError
+
+    monkeypatch.setattr(build, "_cache_folder", lambda: tmp_path / "cache")
+
+    def offline(url, timeout):
+        raise urllib.error.URLError("no network")
+
+    monkeypatch.setattr(urllib.request, "urlopen", offline)
+    with pytest.raises(InputError, match="cannot fetch Pyodide .* --pyodide FILE"):
+        build.runtime_files(None)
+    monkeypatch.setattr(build, "MAX_TGZ", 10)
+    monkeypatch.setattr(urllib.request, "urlopen", lambda url, timeout: io.BytesIO(b"x" * 100))
+    with pytest.raises(InputError, match="larger than expected"):
+        build.runtime_files(None)
+
+
+def test_pyodide_given_as_its_unpacked_folder(pyodide_tgz, tmp_path):
+    import io
+    import tarfile
+
+    from kingsheet.site.build import RUNTIME, runtime_files
+
+    with tarfile.open(fileobj=io.BytesIO(pyodide_tgz), mode="r:gz") as tar:
+        tar.extractall(tmp_path, filter="data")
+    assert sorted(runtime_files(tmp_path / "package")) == sorted(RUNTIME)
+
+
+def test_the_try_it_server_sends_the_apps_files_and_nothing_else(tmp_path, monkeypatch):
+    import http.server
+    import threading
+    import urllib.error
+    import urllib.request
+
+    from kingsheet.site.serving import serve_folder, server
+
+    (tmp_path / "index.html").write_text("<!doctype html>", encoding="utf-8")
+    (tmp_path / "m.mjs").write_text("export {}", encoding="utf-8")
+    (tmp_path / "pyodide").mkdir()
+    httpd = server(tmp_path, 0)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_port}"
+    try:
+        with urllib.request.urlopen(base + "/m.mjs") as r:
+            assert r.headers["content-type"] == "text/javascript" and r.headers["cache-control"] == "no-cache"
+        for path in ("/pyodide/", "/../etc/passwd"):
+            with pytest.raises(urllib.error.HTTPError) as caught:
+                urllib.request.urlopen(base + path)
+            assert caught.value.code == 404
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    monkeypatch.setattr(http.server.ThreadingHTTPServer, "serve_forever",
+                        lambda self: (_ for _ in ()).throw(KeyboardInterrupt))
+    said: list[str] = []
+    serve_folder(tmp_path, 0, said.append)  # Ctrl+C ends it quietly
+    assert said and said[0].startswith("the phone app on this computer: http://127.0.0.1:")
+
+
+def test_the_sheet_as_json_out_of_the_phone():
+    text = (ROOT / "examples" / "blank-4.toml").read_text(encoding="utf-8")
+    got = call(op="export", lang="en", suffix=".json", game={"file": "f.toml", "text": text})["data"]
+    assert got["media"] == "application/json"
+    assert json.loads(base64.b64decode(got["b64"]))["settlement"]["balances"]["Боря"] == "74"
+
+
+def test_more_refusals_of_the_application_layer(monkeypatch):
+    broken = {"file": "g.toml", "text": 'format = 1\nrules = "nope"\nplayers = ["A", "B", "C", "D"]\n'}
+    assert call(op="export", lang="en", suffix=".xlsx", game=broken)["status"] == 400
+    assert call(op="export", lang="en", suffix=".toml", game=broken)["status"] == 200  # the text as it is
+    bad_club = call(op="club", lang="en", games=[broken, {"file": "club.toml", "text": "x"}])
+    assert bad_club["status"] == 200  # a game that does not load is listed, never stops the club
+    latin1 = base64.b64encode("players = ['é']".encode("latin-1")).decode()
+    got = call(op="import", lang="en", name="old.toml", data=latin1)
+    assert got["status"] == 400 and "UTF-8" in got["data"]["error"]
+    game = new_game("en")
+    for body, words in (({"seen": 0, "game": "tricks", "points": ["", "", "", ""]}, "empty"),
+                        ({"seen": 0, "game": "eralash", "taken": [{}, {}, {}, {}]}, "empty"),
+                        ({"seen": 0, "game": "nope", "points": [1]}, "no game"),
+                        ({"seen": 0, "game": "tricks", "points": "4 4 4 4"}, "list"),
+                        ({"seen": "0", "game": "tricks", "points": [4, 4, 4, 4]}, "how many deals")):
+        answer = call(op="deal", lang="en", game=opened(game), body=body)
+        assert answer["status"] == 400 and words in answer["data"]["error"], (body, answer)
+    import kingsheet.files.gamefile as gamefile
+
+    monkeypatch.setattr(gamefile, "MAX_FILE_BYTES", 10)
+    assert call(op="import", lang="en", name="big.toml", data=base64.b64encode(b"#" * 50).decode())["status"] == 413
