@@ -694,11 +694,10 @@ def bench_club(quick: bool) -> None:
     import sqlite3
 
     sys.path.insert(0, str(ROOT / "examples"))
-    from make_examples import write_club
-
     from kingsheet.club.config import load_club
     from kingsheet.club.index import INDEX_FILE, opened, update
     from kingsheet.club.queries import Period, files, history, ledger, player, standings
+    from make_examples import write_club
 
     count = 600 if quick else 3000
     with tempfile.TemporaryDirectory() as d:
