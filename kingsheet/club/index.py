@@ -30,7 +30,7 @@ from kingsheet.core.i18n import _
 from kingsheet.core.problems import StorageError, Unusable
 
 INDEX_FILE = ".kingsheet-club.sqlite"
-SCHEMA = 3
+SCHEMA = 4
 MAX_GAMES = 100_000  # files in one club folder
 
 TABLES = """
@@ -41,12 +41,10 @@ CREATE TABLE IF NOT EXISTS games(id INTEGER PRIMARY KEY, key TEXT UNIQUE, status
                                  date TEXT, title TEXT, deals INTEGER, stake TEXT, currency TEXT, method TEXT);
 CREATE TABLE IF NOT EXISTS results(game INTEGER, seat INTEGER, player TEXT, total INTEGER, minor INTEGER,
                                    won INTEGER, PRIMARY KEY(game, seat)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS tallies(game INTEGER, player TEXT, game_id TEXT, deals INTEGER, points INTEGER,
-                                   worst INTEGER);
+CREATE TABLE IF NOT EXISTS tallies(game INTEGER, player TEXT, packed TEXT, PRIMARY KEY(game, player)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS labels(rules TEXT, game_id TEXT, n INTEGER, ru TEXT, en TEXT,
                                   PRIMARY KEY(rules, game_id)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS tallies_game ON tallies(game);
-CREATE INDEX IF NOT EXISTS tallies_player ON tallies(player);
+CREATE INDEX IF NOT EXISTS tallies_player ON tallies(player, game, packed);
 CREATE INDEX IF NOT EXISTS results_player ON results(player);
 CREATE INDEX IF NOT EXISTS games_date ON games(date);
 """
@@ -57,6 +55,18 @@ class Updated:
     read: int  # files read and checked this time
     unchanged: int
     removed: int
+
+
+def pack(tallies: dict[str, list[int]]) -> str:
+    """A player's deals, points and worst cells per game of the rules, in one short text (one row a
+    player and evening keeps a player's figures a few thousand rows however long the season)."""
+    return ";".join(f"{gid}:{deals}:{points}:{worst}" for gid, (deals, points, worst) in tallies.items())
+
+
+def unpack(packed: str) -> Iterator[tuple[str, int, int, int]]:
+    for part in packed.split(";") if packed else ():
+        gid, deals, points, worst = part.rsplit(":", 3)
+        yield gid, int(deals), int(points), int(worst)
 
 
 def index_path(folder: Path) -> Path:
@@ -217,7 +227,7 @@ def read_game_facts(path: str) -> dict[str, Any]:
             "stake": money_str(money.stake) if money else None, "currency": money.currency if money else None,
             "method": money.method if money else None, "results": results,
             "labels": [(rules.id, gid, n, g.label("ru"), g.label("en")) for n, (gid, g) in enumerate(rules.games.items())],
-            "tallies": [(p, gid, *t) for (p, gid), t in tallies.items()]}
+            "tallies": [(p, pack({gid: t for (q, gid), t in tallies.items() if q == p})) for p in game.players]}
 
 
 def _store(conn: sqlite3.Connection, rel: str, stamp: tuple[int, int], facts: dict[str, Any]) -> None:
@@ -238,5 +248,5 @@ def _store(conn: sqlite3.Connection, rel: str, stamp: tuple[int, int], facts: di
                         facts["deals"], facts["stake"], facts["currency"], facts["method"]))
     gid = cur.lastrowid
     conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?)", [(gid, *r) for r in facts["results"]])
-    conn.executemany("INSERT INTO tallies VALUES (?, ?, ?, ?, ?, ?)", [(gid, *t) for t in facts["tallies"]])
+    conn.executemany("INSERT OR REPLACE INTO tallies VALUES (?, ?, ?)", [(gid, *t) for t in facts["tallies"]])
     conn.executemany("INSERT OR IGNORE INTO labels VALUES (?, ?, ?, ?, ?)", facts["labels"])

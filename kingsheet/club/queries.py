@@ -18,6 +18,7 @@ from decimal import Decimal
 from typing import Any
 
 from kingsheet.club.config import Club
+from kingsheet.club.index import unpack
 from kingsheet.core.i18n import _
 from kingsheet.core.money import fewest_transfers, from_minor, money_str
 from kingsheet.core.problems import InputError
@@ -67,31 +68,6 @@ def period(club: Club, season: str | None, start: str | None, end: str | None, r
         if rules not in template_ids():
             raise InputError(_("unknown rules '{id}'").format(id=rules[:60]))
     return Period(first, last, rules)
-
-
-def _finals(conn: sqlite3.Connection, club: Club, when: Period, among: Iterable[str] | None = None) -> list[dict[str, Any]]:
-    """The counted games in date order, each with its players' totals and money (club names);
-    ``among``: only games where one of these names (as written in the files) played."""
-    where, args = when.where()
-    if among is not None:
-        names = sorted(among)
-        where += f" AND g.id IN (SELECT game FROM results WHERE player IN ({','.join('?' * len(names))}))"
-        args = [*args, *names]
-    games: dict[int, dict[str, Any]] = {}
-    for gid, rules, date, currency, player_name, total, minor, won in conn.execute(
-            f"SELECT g.id, g.rules, g.date, g.currency, r.player, r.total, r.minor, r.won FROM games g "  # noqa: S608
-            f"JOIN results r ON r.game = g.id WHERE {where} ORDER BY g.date, g.id, r.seat", args):
-        g = games.setdefault(gid, {"key": gid, "rules": rules, "date": date, "currency": currency, "players": {},
-                                   "leaders": set()})
-        who = club.who(player_name)
-        g["players"][who] = (total, minor)  # whole numbers: points, and money in the currency's smallest unit
-        if won:
-            g["leaders"].add(who)
-    return list(games.values())
-
-
-def _leaders(game: dict[str, Any]) -> set[str]:
-    return set(game["leaders"])
 
 
 def standings(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, Any]:
@@ -173,43 +149,56 @@ def player(conn: sqlite3.Connection, club: Club, name: str, when: Period, lang: 
         raise InputError(_("no finished game in this club yet"))
     who = find_player(club.who(name), everyone)
     names = [p for p in written if club.who(p) == who]
-    mine = [g for g in _finals(conn, club, when, names) if who in g["players"]]
-    everyone = sorted({p for g in mine for p in g["players"]})
+    marks = ",".join("?" * len(names))
     per_game: dict[tuple[str, str], list[Any]] = {}
     where, args = when.where()
-    for rules, gid, n, ru, en, deals, points, worst in conn.execute(
-            f"SELECT g.rules, t.game_id, l.n, l.ru, l.en, SUM(t.deals), SUM(t.points), SUM(t.worst) "  # noqa: S608
-            f"FROM tallies t JOIN games g ON g.id = t.game LEFT JOIN labels l ON l.rules = g.rules AND "
-            f"l.game_id = t.game_id WHERE {where} AND t.player IN ({','.join('?' * len(names))}) "
-            f"GROUP BY g.rules, t.game_id", [*args, *names]):
-        per_game[(rules, gid)] = [(ru if lang == "ru" else en) or gid, deals, points, worst, n or 0]
+    labels = _labels(conn, lang)
+    for rules, packed in conn.execute(
+            f"SELECT g.rules, t.packed FROM tallies t JOIN games g ON g.id = t.game "  # noqa: S608
+            f"WHERE {where} AND t.player IN ({','.join('?' * len(names))})", [*args, *names]):
+        for gid, deals, points, worst in unpack(packed):
+            t = per_game.get((rules, gid))
+            if t is None:
+                label, n = labels.get((rules, gid), (gid, 0))
+                t = per_game[(rules, gid)] = [label, 0, 0, 0, n]
+            t[1] += deals
+            t[2] += points
+            t[3] += worst
     by_rules: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for (rules, gid), (label, deals, points, worst, _n) in sorted(per_game.items(), key=lambda kv: (kv[0][0], kv[1][4])):
         by_rules[rules].append({"game": gid, "label": label, "deals": deals,
                                 "average": _num(Decimal(points) / deals) if deals else None,
                                 "worst_share": _num(Decimal(100 * worst) / deals) if deals else None})
-    evenings = [{"date": g["date"], "rules": g["rules"], "total": g["players"][who][0],
-                 "money": money_str(from_minor(g["players"][who][1], g["currency"])), "currency": g["currency"], "won": who in _leaders(g)}
-                for g in mine]
+    evenings = [{"date": date, "rules": rules, "total": total, "money": money_str(from_minor(minor, currency)),
+                 "currency": currency, "won": bool(won)}
+                for date, rules, currency, total, minor, won in conn.execute(
+                    f"SELECT g.date, g.rules, g.currency, r.total, r.minor, r.won FROM games g JOIN results r "  # noqa: S608
+                    f"ON r.game = g.id WHERE {where} AND r.player IN ({marks}) ORDER BY g.date, g.id", [*args, *names])]
     by_money = sorted(evenings, key=lambda e: Decimal(e["money"]))
     longest = current = 0
     for e in evenings:
         current = current + 1 if e["won"] else 0
         longest = max(longest, current)
-    heads = []
-    for other in everyone:
-        if other == who:
-            continue
-        together = [g for g in mine if other in g["players"]]
-        if together:
-            ahead = sum(g["players"][who][0] > g["players"][other][0] for g in together)
-            behind = sum(g["players"][who][0] < g["players"][other][0] for g in together)
-            heads.append({"player": other, "evenings": len(together), "ahead": ahead, "behind": behind,
-                          "even": len(together) - ahead - behind})
-    return {"club": club.name, "player": who, "period": when.as_json(), "evenings": len(mine),
+    met: dict[str, list[int]] = {}
+    for other, together, ahead, behind in conn.execute(
+            f"SELECT o.player, COUNT(*), SUM(me.total > o.total), SUM(me.total < o.total) FROM results me "  # noqa: S608
+            f"JOIN results o ON o.game = me.game AND o.seat != me.seat JOIN games g ON g.id = me.game "
+            f"WHERE {where} AND me.player IN ({marks}) GROUP BY o.player", [*args, *names]):
+        if club.who(other) != who:
+            acc = met.setdefault(club.who(other), [0, 0, 0])
+            acc[0], acc[1], acc[2] = acc[0] + together, acc[1] + ahead, acc[2] + behind
+    heads = [{"player": other, "evenings": n, "ahead": ahead, "behind": behind, "even": n - ahead - behind}
+             for other, (n, ahead, behind) in sorted(met.items())]
+    return {"club": club.name, "player": who, "period": when.as_json(), "evenings": len(evenings),
             "won": sum(e["won"] for e in evenings), "games": dict(by_rules),
             "best": by_money[-1] if by_money else None, "worst": by_money[0] if by_money else None,
             "streak": {"longest": longest, "current": current}, "head_to_head": heads, "history": evenings}
+
+
+def _labels(conn: sqlite3.Connection, lang: str) -> dict[tuple[str, str], tuple[str, int]]:
+    """Each game's name in the language, and its place in its rules, by rule system and game id."""
+    return {(rules, gid): ((ru if lang == "ru" else en) or gid, n)
+            for rules, gid, n, ru, en in conn.execute("SELECT rules, game_id, n, ru, en FROM labels")}
 
 
 def files(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -235,33 +224,40 @@ def files(conn: sqlite3.Connection) -> dict[str, Any]:
 def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> dict[str, Any]:
     """For the report's charts: each player's money added up evening by evening (in the club's main
     currency), and, for the rule system played most, each player's average per deal of each game."""
-    games = _finals(conn, club, when)
-    main = _main_currency(g["players"] and {g["currency"]: Decimal(0)} for g in games)
-    names = sorted({p for g in games for p in g["players"]})
-    running = {p: [0] for p in names}
+    where, args = when.where()
+    per_currency = dict(conn.execute(f"SELECT g.currency, COUNT(*) FROM games g WHERE {where} GROUP BY g.currency",  # noqa: S608
+                                     args).fetchall())
+    main = max(per_currency, key=lambda c: (per_currency[c], c == "RUB")) if per_currency else "RUB"
+    moves: dict[int, dict[str, int]] = {}
     dates = [""]
-    for g in games:
-        if g["currency"] != main:
-            continue
-        dates.append(g["date"] or "")
+    for gid, date, player_name, minor in conn.execute(
+            f"SELECT g.id, g.date, r.player, r.minor FROM games g JOIN results r ON r.game = g.id "  # noqa: S608
+            f"WHERE {where} AND g.currency = ? ORDER BY g.date, g.id", [*args, main]):
+        if gid not in moves:
+            moves[gid] = {}
+            dates.append(date or "")
+        moves[gid][club.who(player_name)] = minor
+    names = sorted({p for m in moves.values() for p in m})
+    running = {p: [0] for p in names}
+    for m in moves.values():
         for p in names:
-            running[p].append(running[p][-1] + (g["players"][p][1] if p in g["players"] else 0))
-    counts: dict[str, int] = defaultdict(int)
-    for g in games:
-        counts[g["rules"]] += 1
+            running[p].append(running[p][-1] + m.get(p, 0))
+    counts = dict(conn.execute(f"SELECT g.rules, COUNT(*) FROM games g WHERE {where} GROUP BY g.rules",  # noqa: S608
+                               args).fetchall())
     top = max(counts, key=lambda r: (counts[r], r)) if counts else None
     averages: dict[str, dict[str, list[int]]] = {}
     labels: dict[str, str] = {}
     if top:
         where, args = Period(when.start, when.end, top).where()
-        for gid, ru, en, player_name, deals, points in conn.execute(
-                f"SELECT t.game_id, l.ru, l.en, t.player, SUM(t.deals), SUM(t.points) FROM tallies t JOIN games g "  # noqa: S608
-                f"ON g.id = t.game LEFT JOIN labels l ON l.rules = g.rules AND l.game_id = t.game_id "
-                f"WHERE {where} GROUP BY t.game_id, t.player", args):
-            labels[gid] = (ru if lang == "ru" else en) or gid
-            acc = averages.setdefault(club.who(player_name), {}).setdefault(gid, [0, 0])
-            acc[0] += deals
-            acc[1] += points
+        known = _labels(conn, lang)
+        for player_name, packed in conn.execute(
+                f"SELECT t.player, t.packed FROM games g JOIN tallies t ON t.game = g.id WHERE {where}", args):  # noqa: S608
+            per = averages.setdefault(club.who(player_name), {})
+            for gid, deals, points, _worst in unpack(packed):
+                labels[gid] = known.get((top, gid), (gid, 0))[0]
+                acc = per.setdefault(gid, [0, 0])
+                acc[0] += deals
+                acc[1] += points
     return {"currency": main, "dates": dates,
             "money": {p: [money_str(from_minor(v, main)) for v in vals] for p, vals in running.items()},
             "rules": top, "games": labels,
