@@ -6,28 +6,18 @@ from __future__ import annotations
 
 import base64
 import random
-import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
-pytest.importorskip("cv2")
-pytest.importorskip("zxingcpp")
 
 from serving import CHROMIUM, PHONE, TOKEN, chromium, friday, phone_client, running
+from test_scan import FONT
+from test_scan import pytestmark as pytestmark  # the scanner's extra, pdftoppm and the handwriting font
 
-from conftest import ROOT
 from kingsheet.files.gamefile import load_game
 from kingsheet.serve.app import make_app
-
-sys.path.insert(0, str(ROOT / "tools" / "scan"))
-from handwriting import FONTS  # noqa: E402
-
-FONT = FONTS / "truetype/humor-sans/Humor-Sans.ttf"
-pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None or not FONT.exists(),
-                                reason="needs pdftoppm and fonts-humor-sans")
 
 
 def _photo(seed: int) -> tuple[bytes, list[tuple[str, tuple[int, ...]]]]:

@@ -160,7 +160,6 @@ def _grid(rows: list[list[str]], shares: list[float], width: float, font: str, g
 
 
 def _money_chart(story: dict[str, Any], width: float) -> Any:
-    from reportlab.graphics.charts.legends import Legend
     from reportlab.graphics.charts.lineplots import LinePlot
     from reportlab.graphics.shapes import Drawing
     from reportlab.lib.units import mm
@@ -183,8 +182,17 @@ def _money_chart(story: dict[str, Any], width: float) -> Any:
         axis.labels.fontName, axis.labels.fontSize = FONT, 6.5
     lp.yValueAxis.labelTextFormat = lambda v: f"{v:,.0f}".replace(",", "\u202f").replace("-", "−")
     d.add(lp)
+    return _with_legend(d, names, width, 70 * mm)
+
+
+def _with_legend(d: Any, names: list[str], width: float, height: float) -> Any:
+    """A chart's legend at its top right: each player's colour and name."""
+    from reportlab.graphics.charts.legends import Legend
+
+    from kingsheet.render.pdf import FONT, SERIES
+
     legend = Legend()
-    legend.x, legend.y = width - 95, 70 * mm - 10
+    legend.x, legend.y = width - 95, height - 10
     legend.fontName, legend.fontSize = FONT, 7
     legend.columnMaximum = max(len(names), 1)
     legend.colorNamePairs = [(SERIES[i % len(SERIES)], p) for i, p in enumerate(names)]
@@ -194,7 +202,6 @@ def _money_chart(story: dict[str, Any], width: float) -> Any:
 
 def _average_bars(story: dict[str, Any], width: float) -> Any:
     from reportlab.graphics.charts.barcharts import VerticalBarChart
-    from reportlab.graphics.charts.legends import Legend
     from reportlab.graphics.shapes import Drawing
     from reportlab.lib.units import mm
 
@@ -214,10 +221,4 @@ def _average_bars(story: dict[str, Any], width: float) -> Any:
     for i in range(len(names)):
         bc.bars[i].fillColor = SERIES[i % len(SERIES)]
     d.add(bc)
-    legend = Legend()
-    legend.x, legend.y = width - 95, 75 * mm - 10
-    legend.fontName, legend.fontSize = FONT, 7
-    legend.columnMaximum = max(len(names), 1)
-    legend.colorNamePairs = [(SERIES[i % len(SERIES)], p) for i, p in enumerate(names)]
-    d.add(legend)
-    return d
+    return _with_legend(d, names, width, 75 * mm)

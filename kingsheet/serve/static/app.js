@@ -371,26 +371,23 @@ async function loadMoney() {
     }
     box.append(t);
     if (m.pairs && m.pairs.length) {  // pair by pair: what every pair settles, before the fewest transfers
-      box.append(el("h3", W("pairs")));
-      const pairs = el("table");
-      for (const [from, to, amount] of m.pairs) {
-        const tr = el("tr");
-        tr.append(el("td", from + " → " + to), el("td", amount, "n"));
-        pairs.append(tr);
-      }
-      box.append(pairs);
+      box.append(el("h3", W("pairs")), payments(m.pairs));
     }
-    box.append(el("h3", W("transfers")));
-    const list = el("table");
-    if (m.transfers.length === 0) list.append(el("tr")), list.lastChild.append(el("td", W("nobody_owes")));
-    for (const [from, to, amount] of m.transfers) {
-      const tr = el("tr");
-      tr.append(el("td", from + " → " + to), el("td", amount, "n"));
-      list.append(tr);
-    }
-    box.append(list);
+    box.append(el("h3", W("transfers")), payments(m.transfers));
     for (const n of m.notes) box.append(el("p", n, "hint"));
   }
+}
+
+// who pays whom, a line each (or that nobody owes anything)
+function payments(list) {
+  const t = el("table");
+  if (list.length === 0) t.append(el("tr")), t.lastChild.append(el("td", W("nobody_owes")));
+  for (const [from, to, amount] of list) {
+    const tr = el("tr");
+    tr.append(el("td", from + " → " + to), el("td", amount, "n"));
+    t.append(tr);
+  }
+  return t;
 }
 
 async function loadRules() {
@@ -562,16 +559,7 @@ async function loadClub() {
       tr.append(el("td", name), el("td", amount, "n"));
       b.append(tr);
     }
-    box.append(b);
-    box.append(el("p", W("to_settle"), "hint"));
-    const list = el("table");
-    if (led.transfers.length === 0) list.append(el("tr")), list.lastChild.append(el("td", W("nobody_owes")));
-    for (const [from, to, amount] of led.transfers) {
-      const tr = el("tr");
-      tr.append(el("td", from + " → " + to), el("td", amount, "n"));
-      list.append(tr);
-    }
-    box.append(list);
+    box.append(b, el("p", W("to_settle"), "hint"), payments(led.transfers));
   }
   for (const line of data.not_counted) box.append(el("p", line, "hint"));
 }
