@@ -6,8 +6,9 @@ openpyxl and reportlab are imported only inside the commands that write or read 
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -700,10 +701,10 @@ AsJson = Annotated[bool, typer.Option("--json", help=_("Machine-readable output.
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, max=64, help=_("Processes that read new files."))]
 
 
-def _club(folder: Path | None, jobs: int, lang: str, quiet: bool = False) -> tuple[Any, Any]:
-    """The club of the folder and its index brought up to date; files that do not count are listed."""
-    import contextlib
-
+@contextlib.contextmanager
+def _club(folder: Path | None, jobs: int, lang: str, quiet: bool = False) -> Iterator[tuple[Any, Any]]:
+    """The club of the folder and its index brought up to date, open for the block; files that do not
+    count are listed."""
     from kingsheet.club.config import load_club
     from kingsheet.club.index import open_index, update
     from kingsheet.club.queries import files
@@ -724,10 +725,11 @@ def _club(folder: Path | None, jobs: int, lang: str, quiet: bool = False) -> tup
         update(conn, folder, jobs)
     except Unusable as exc:
         fail_on(exc)
-    if not quiet:
-        for line in files_text(files(conn), lang):
-            typer.echo(one_line(line), err=True)
-    return club, (conn, contextlib.closing(conn))
+    with contextlib.closing(conn):
+        if not quiet:
+            for line in files_text(files(conn), lang):
+                typer.echo(one_line(line), err=True)
+        yield club, conn
 
 
 def _club_answer(work: Any, as_json: bool, text: Any, lang: str) -> None:
@@ -748,8 +750,7 @@ def club_standings(folder: ClubDir = None, season: Season = None, start: From = 
     from kingsheet.club.queries import period, standings
     from kingsheet.render.club import standings_text
 
-    club, (conn, stack) = _club(folder, jobs, lang)
-    with stack:
+    with _club(folder, jobs, lang) as (club, conn):
         _club_answer(lambda: standings(conn, club, period(club, season, start, end, rules)), as_json,
                      standings_text, lang)
 
@@ -760,8 +761,7 @@ def club_ledger(folder: ClubDir = None, as_json: AsJson = False, jobs: Jobs = 1,
     from kingsheet.club.queries import ledger
     from kingsheet.render.club import ledger_text
 
-    club, (conn, stack) = _club(folder, jobs, lang)
-    with stack:
+    with _club(folder, jobs, lang) as (club, conn):
         _club_answer(lambda: ledger(conn, club), as_json, ledger_text, lang)
 
 
@@ -774,8 +774,7 @@ def club_player(name: Annotated[str, typer.Argument(help=_("The player (any alia
     from kingsheet.core import i18n
     from kingsheet.render.club import player_text
 
-    club, (conn, stack) = _club(folder, jobs, lang)
-    with stack:
+    with _club(folder, jobs, lang) as (club, conn):
         _club_answer(lambda: player(conn, club, name, period(club, season, start, end, rules), i18n.language()),
                      as_json, player_text, lang)
 
@@ -791,8 +790,7 @@ def club_paid(payer: Annotated[str, typer.Argument(help=_("Who paid."))],
     from kingsheet.club.config import record_payment
     from kingsheet.core.money import fmt_amount
 
-    club, (conn, stack) = _club(folder, 1, lang, quiet=True)
-    with stack:
+    with _club(folder, 1, lang, quiet=True) as (club, conn):
         players = [row[0] for row in conn.execute("SELECT DISTINCT player FROM results")]
     try:
         pay = record_payment(club, payer, payee, amount, currency, date, players)
@@ -806,8 +804,7 @@ def club_paid(payer: Annotated[str, typer.Argument(help=_("Who paid."))],
 def club_files(folder: ClubDir = None, as_json: AsJson = False, jobs: Jobs = 1, lang: Lang = "") -> None:
     from kingsheet.club.queries import files
 
-    club, (conn, stack) = _club(folder, jobs, lang, quiet=not as_json)
-    with stack:
+    with _club(folder, jobs, lang, quiet=not as_json) as (club, conn):
         data = files(conn)
     if as_json:
         emit_json(data)
@@ -828,8 +825,7 @@ def club_report(output: Annotated[Path, typer.Option("--output", "-o", help=_("c
     from kingsheet.render.club import report_pdf
 
     _output(output, {".pdf"})
-    club, (conn, stack) = _club(folder, jobs, lang)
-    with stack:
+    with _club(folder, jobs, lang) as (club, conn):
         try:
             when = period(club, season, start, end, rules)
             data = report_pdf(standings(conn, club, when), ledger(conn, club), history(conn, club, when, i18n.language()),

@@ -10,12 +10,8 @@ from typing import Any
 from kingsheet.core.i18n import _, ngettext, speaks
 from kingsheet.core.money import fmt_amount
 from kingsheet.core.problems import num
+from kingsheet.render.money import signed_amount
 from kingsheet.render.text import table
-
-
-def _signed(amount: str, currency: str) -> str:
-    value = Decimal(amount)
-    return ("+" if value > 0 else "") + fmt_amount(value, currency).replace("-", "−")
 
 
 def _points(value: Any) -> str:
@@ -25,7 +21,7 @@ def _points(value: Any) -> str:
 
 
 def _money_cell(moneys: dict[str, str], main: str) -> str:
-    return ", ".join(_signed(v, c) for c, v in sorted(moneys.items(), key=lambda kv: kv[0] != main)) or "0"
+    return ", ".join(signed_amount(v, c) for c, v in sorted(moneys.items(), key=lambda kv: kv[0] != main)) or "0"
 
 
 def _period(p: dict[str, Any]) -> str:
@@ -62,7 +58,7 @@ def ledger_text(data: dict[str, Any], lang: str = "ru") -> str:
         cur = led["currency"]
         lines.append(ngettext("{n} finished evening, in {currency}:", "{n} finished evenings, in {currency}:",
                               led["evenings"]).format(n=led["evenings"], currency=cur))
-        lines.append(table([[p, _signed(v, cur)] for p, v in led["balances"].items()], right={1}))
+        lines.append(table([[p, signed_amount(v, cur)] for p, v in led["balances"].items()], right={1}))
         if led["transfers"]:
             lines.append(_("to settle everything:"))
             lines += [f"  {t['from']} → {t['to']} {fmt_amount(Decimal(t['amount']), cur)}" for t in led["transfers"]]
@@ -91,7 +87,7 @@ def player_text(data: dict[str, Any], lang: str = "ru") -> str:
         e = data[key]
         if e:
             lines.append(f"{word}: {e['date'] or '?'} {e['rules']}, {_points(e['total'])}, "
-                         f"{_signed(e['money'], e['currency'])}")
+                         f"{signed_amount(e['money'], e['currency'])}")
     lines.append(_("longest run of wins: {longest}; now: {current}").format(**data["streak"]))
     if data["head_to_head"]:
         lines.append("")
@@ -137,7 +133,7 @@ def report_pdf(standing: dict[str, Any], owed: dict[str, Any], story: dict[str, 
     flow += [Spacer(1, 4 * mm), para(_("who owes whom"), 11, True)]
     for led in owed["ledgers"]:
         cur = led["currency"]
-        flow.append(_grid([[p, _signed(v, cur)] for p, v in led["balances"].items()], [0.4, 0.25], width, FONT,
+        flow.append(_grid([[p, signed_amount(v, cur)] for p, v in led["balances"].items()], [0.4, 0.25], width, FONT,
                           GREY, Table, TableStyle))
         flow += [para(f"{t['from']} → {t['to']}  {fmt_amount(Decimal(t['amount']), cur)}", 8)
                  for t in led["transfers"]] or [para(_("nobody owes anything"), 8)]

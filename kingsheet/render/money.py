@@ -6,14 +6,20 @@ from collections.abc import Mapping
 from decimal import Decimal
 
 from kingsheet.core.i18n import _, speaks
-from kingsheet.core.money import Settlement, fmt_money, local_decimal
+from kingsheet.core.money import Settlement, fmt_amount, fmt_money, local_decimal
 from kingsheet.core.problems import num
 from kingsheet.render.labels import word
 from kingsheet.render.text import table
 
 
 def signed_money(amount: Decimal, s: Settlement) -> str:
-    return ("+" if amount > 0 else "") + fmt_money(amount, s).replace("-", "−")
+    return signed_amount(amount, s.currency)
+
+
+def signed_amount(amount: Decimal | str, currency: str) -> str:
+    """«+74 ₽», «−3,50 ₽»: an amount won (+) or paid (−), as the players read it (a JSON amount too)."""
+    value = Decimal(amount)
+    return ("+" if value > 0 else "") + fmt_amount(value, currency).replace("-", "−")
 
 
 @speaks

@@ -214,10 +214,7 @@ def club(folder: Path, lang: str) -> dict[str, Any]:
     from kingsheet.club.queries import Period, files, ledger, standings
     from kingsheet.core.money import fmt_amount
     from kingsheet.render.club import files_text
-
-    def signed(amount: str, currency: str) -> str:
-        value = Decimal(amount)
-        return ("+" if value > 0 else "") + fmt_amount(value, currency).replace("-", "−")
+    from kingsheet.render.money import signed_amount as signed
 
     try:
         c = load_club(folder)

@@ -432,13 +432,18 @@ async function startGame(ev) {
     stake: $("stake").value};
   const template = LOCAL && $("template").files[0];
   if (template) body.template = {name: template.name, text: await template.text()};
-  const {data} = await api("/api/new", body);
-  if (!data.ok) { $("new-error").hidden = false; $("new-error").textContent = data.error; return; }
-  $("new-error").hidden = true;
+  await toNewGame((await api("/api/new", body)).data, "new-error");
+}
+
+// a new game made (typed, photographed or brought in): its sheet shown; else the reason, where it was asked
+async function toNewGame(data, errorBox) {
+  $(errorBox).hidden = !!data.ok;
+  if (!data.ok) { $(errorBox).textContent = data.error; return false; }
   notice(data.message);
   resetForm();
   view = "sheet";
   await load();
+  return true;
 }
 
 function show(v) {
@@ -522,15 +527,13 @@ async function keepPhoto(ev) {
   }
   const players = [...$("photo-names").querySelectorAll("input")].map((i) => i.value);
   const {data} = await api("/api/photo/keep", {read: photoRead.read, players, choices});
-  if (!data.ok) { $("photo-error").hidden = false; $("photo-error").textContent = data.error; return; }
-  photoRead = null;
-  $("photo-rows").replaceChildren();
-  $("photo-names").replaceChildren();
-  $("photo-keep").hidden = true;
-  notice(data.message);
-  resetForm();
-  view = "sheet";
-  await load();
+  if (data.ok) {  // the reading is used up: the form is cleared for the next blank
+    photoRead = null;
+    $("photo-rows").replaceChildren();
+    $("photo-names").replaceChildren();
+    $("photo-keep").hidden = true;
+  }
+  await toNewGame(data, "photo-error");
 }
 
 // ---- the club: every evening of the game's folder (kingsheet club), or of this phone ----------
@@ -601,12 +604,7 @@ async function bringIn() {
   if (!file) return;
   const data = await LOCAL.bringIn(file, lang);
   $("file-in").value = "";
-  if (!data.ok) { $("games-error").hidden = false; $("games-error").textContent = data.error; return; }
-  $("games-error").hidden = true;
-  notice(data.message);
-  resetForm();
-  view = "sheet";
-  await load();
+  await toNewGame(data, "games-error");
 }
 
 async function fileOut(ev, kind) {
