@@ -42,6 +42,7 @@ from kingsheet.core.problems import num
 from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
+from kingsheet.render.money import signed_money
 from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, unit_lines
 
 FONT, BOLD = "KingSans", "KingSans-Bold"
@@ -600,7 +601,7 @@ def _money_block(s: Settlement, lang: str, width: float, final: bool = True) -> 
     for p, tot in s.totals.items():
         bal = s.settled[p]
         rows.append([p, num(int(tot)) if tot == int(tot) else str(tot),
-                     ("+" if bal > 0 else "") + fmt_money(bal, s).replace("-", "−")])
+                     signed_money(bal, s)])
     bal_table = Table(rows, hAlign="LEFT", colWidths=[width * 0.25, width * 0.12, width * 0.18])
     bal_table.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, BODY), ("ALIGN", (1, 0), (-1, -1), "RIGHT"),
                                    ("LINEBELOW", (0, 0), (-1, 0), 0.5, GREY)]))
