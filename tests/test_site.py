@@ -112,7 +112,7 @@ def _deal(page, values, expect_ok=True) -> str:
     before = page.evaluate("S.deals; document.getElementById('error').hidden = true; S.deals")
     page.click("#save")
     if expect_ok:
-        page.wait_for_function(f"S.deals === {before + 1} || document.getElementById('error').hidden === false")
+        page.wait_for_function(f"S?.deals === {before + 1} || document.getElementById('error').hidden === false")
     else:
         page.wait_for_selector("#error:not([hidden])")
     if expect_ok:
@@ -139,7 +139,7 @@ def test_an_evening_on_a_phone_alone_then_offline(base, shots, tmp_path):
             names.nth(i).fill(name)
         page.fill("#stake", "0,50")
         page.click("#start")
-        page.wait_for_function("S && S.ok && S.deals === 0")
+        page.wait_for_function("S?.ok && S.deals === 0")
         assert HOSTILE in page.inner_text("#sheet")  # a name is text, never markup
         assert page.locator("#sheet img").count() == 0
 
@@ -155,9 +155,9 @@ def test_an_evening_on_a_phone_alone_then_offline(base, shots, tmp_path):
         for i, v in enumerate([6, 4, 6, 0]):
             _deal_edit.nth(i).fill(str(v))
         page.click("#save")
-        page.wait_for_function("S.rows[0].values && S.rows[0].values[0] === -6")
+        page.wait_for_function("S?.rows?.[0]?.values?.[0] === -6")
         page.click("#undo")
-        page.wait_for_function("S.deals === 3")
+        page.wait_for_function("S?.deals === 3")
         assert dialogs and "последнюю" in dialogs[-1].lower() or dialogs
         _deal(page, EVENING[3])
         for row in EVENING[4:11]:
@@ -175,19 +175,19 @@ def test_an_evening_on_a_phone_alone_then_offline(base, shots, tmp_path):
         # the service worker holds every file: the network goes, the app opens again and works,
         # started from the memory snapshot made at the first visit
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-        page.wait_for_function("KS_TRANSPORT.timings.snapshot !== null")
+        page.wait_for_function("window.KS_TRANSPORT?.timings?.snapshot != null")
         assert page.evaluate("KS_TRANSPORT.timings.snapshot") is True
         page.reload()
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        page.wait_for_function("navigator.serviceWorker?.controller != null")
         ctx.set_offline(True)
         page.reload()
-        page.wait_for_function("S && S.ok && S.deals === 11")  # the stored sheet, before Python is ready
+        page.wait_for_function("S?.ok && S.deals === 11")  # the stored sheet, before Python is ready
         _ready(page)
         assert page.evaluate("KS_TRANSPORT.timings.how") == "snapshot"
         assert page.locator("#view-games").is_hidden() and page.locator("#view-new").is_hidden()
         assert "сдача 12 сохранена" in _deal(page, EVENING[11])
         page.reload()
-        page.wait_for_function("S && S.ok && S.deals === 12")
+        page.wait_for_function("S?.ok && S.deals === 12")
         assert page.evaluate("S.complete") is True
         page.screenshot(path=str(shots / "site-3-offline-complete.png"), full_page=True)
         state = page.evaluate("S")
