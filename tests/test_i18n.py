@@ -127,6 +127,27 @@ def test_lang_works_before_the_command_too():
         assert "Language: ru or en" in res.stdout and "Язык" not in res.stdout, command
 
 
+def test_help_names_values_in_words_not_python_types():
+    """`<list[str]>`, `<int range>` and `{file}` are a programmer's notes; a player reads FILE, N, TEXT."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from kingsheet.cli.app import app, club_app
+
+    runner = CliRunner()
+    commands = [[c.name] for c in app.registered_commands] + [["club", c.name] for c in club_app.registered_commands]
+    assert len(commands) > 15
+    for command in commands:
+        res = runner.invoke(app, [*command, "--help"])
+        assert res.exit_code == 0, (command, res.output)
+        assert not re.search(r"<[a-z]|\{[a-z_]+\}|list\[|range>", res.stdout), (command, res.stdout)
+    for lang, text_word in (("en", "TEXT"), ("ru", "ТЕКСТ")):
+        new = _kingsheet("new", "--help", lang=lang).stdout
+        assert f"--players {text_word}" in new and "Usage: kingsheet new [OPTIONS] FILE" in new, new
+        assert "--per-page N" in _kingsheet("blank", "--help", lang=lang).stdout
+
+
 def test_an_unknown_language_is_refused_with_exit_2(tmp_path):
     res = _kingsheet("rules", "--lang", "de")
     assert res.returncode == 2 and "'de' is not a language kingsheet speaks" in res.stderr.replace("«", "'") \

@@ -14,6 +14,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from kingsheet.cli import helpwords
 from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import InputError, Unusable, one_line
 
@@ -34,6 +35,7 @@ def _startup_language() -> None:
 
 
 _startup_language()
+helpwords.install()
 
 
 app = typer.Typer(
