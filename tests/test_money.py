@@ -87,6 +87,15 @@ def test_bad_input_one_sentence_exit_2(runner, args, message):
     assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
 
+def test_a_bad_stake_is_named_in_russian_too():
+    from kingsheet.core import i18n
+    from kingsheet.core.money import parse_stake
+
+    with i18n.speaking("ru"), pytest.raises(InputError) as err:
+        parse_stake("abc", "RUB")
+    assert str(err.value) == "ставка: «abc» — не число"
+
+
 def test_pot_mean_and_pot():
     s = settle({"a": 10, "b": -10, "c": 0}, Decimal("0.5"), method="pot")
     assert s.balances == {"a": 5, "b": -5, "c": 0}

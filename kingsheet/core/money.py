@@ -122,7 +122,7 @@ def parse_stake(text: str | None, currency: str) -> Decimal:
         return Decimal(1)
     if isinstance(text, float):
         raise InputError(_('stake must be a decimal string such as "0.50", not a float'))
-    stake = parse_decimal(str(text), "stake", MAX_STAKE)
+    stake = parse_decimal(str(text), _("stake"), MAX_STAKE)
     if stake <= 0:
         raise InputError(_("stake must be above zero, not {text}").format(text=text))
     return stake
