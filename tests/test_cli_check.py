@@ -16,7 +16,7 @@ def test_check_consistent_example(runner):
     res = run(runner, "check", EXAMPLES / "blank-4.toml")
     assert res.exit_code == 0, res.output
     assert "complete; all consistent" in res.stdout
-    assert "ИТОГО (−)" in res.stdout and res.stderr == ""
+    assert "TOTAL (−)" in res.stdout and res.stderr == ""
 
 
 def test_check_reports_row_and_exit_1(runner, tmp_path):

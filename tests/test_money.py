@@ -219,7 +219,7 @@ def test_the_pot_against_the_mean_writes_its_numbers_as_the_sheet_does():
         s = settle({"А": 10, "Б": -20, "В": -16, "Г": 0}, Decimal("0.5"), "RUB", "pot", pot_mean=True)
     assert s.notes == ("расчёт относительно среднего ИТОГО −6,5: сумма итогов −26",)
     s = settle({"А": 10, "Б": -20, "В": -16, "Г": 0}, Decimal("0.5"), "RUB", "pot", pot_mean=True)
-    assert s.notes == ("settled against the mean ИТОГО −6.5: the totals sum to −26",)
+    assert s.notes == ("settled against the mean total −6.5: the totals sum to −26",)
 
 
 # ---- the library guards money itself, whoever calls it (mutants that changed an amount lived) ---

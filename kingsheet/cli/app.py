@@ -170,16 +170,16 @@ def _check_template(path: Path, lang: str) -> NoReturn:
             path=path, n=len(mistakes)), err=True)
         raise typer.Exit(UNUSABLE)
     first = resolved[0]
-    typer.echo(ngettext("{path}: ok — {id}, {players} players, {deals} deals, ИТОГО (−) {minus}, ИТОГО (+) +{plus}; "
+    typer.echo(ngettext("{path}: ok — {id}, {players} players, {deals} deals, TOTAL (−) {minus}, TOTAL (+) +{plus}; "
                         "{n} combination of options checked",
-                        "{path}: ok — {id}, {players} players, {deals} deals, ИТОГО (−) {minus}, ИТОГО (+) +{plus}; "
+                        "{path}: ok — {id}, {players} players, {deals} deals, TOTAL (−) {minus}, TOTAL (+) +{plus}; "
                         "{n} combinations of options checked", len(resolved)).format(
         path=path, id=first.id, players=first.players, deals=len(first.slots), minus=num(first.stage_total(0)),
         plus=first.stage_total(1), n=len(resolved)))
     raise typer.Exit(OK)
 
 
-@app.command("check", help=_("Verify game files: every row, every cell, the ИТОГО rows and the order of deals.\n" "\n" "Example: kingsheet check examples/blank-4.toml"))
+@app.command("check", help=_("Verify game files: every row, every cell, the TOTAL rows and the order of deals.\n" "\n" "Example: kingsheet check examples/blank-4.toml"))
 def check_cmd(
     files: Annotated[list[Path] | None, typer.Argument(help=_("Game files (TOML), or filled sheets (XLSX, CSV); default: the current game."))] = None,
     as_json: Annotated[bool, typer.Option("--json", help=_("One JSON object per file (a list for several)."))] = False,
@@ -212,7 +212,7 @@ def check_cmd(
 @app.command("settle", help=_("Money: every pair's debt and the fewest transfers that settle the evening.\n" "\n" 'Example: kingsheet settle --totals "А=100,Б=70,В=65,Г=-20" --stake 1'))
 def settle_cmd(
     files: Annotated[list[Path] | None, typer.Argument(help=_("Game files of one evening (summed by name)."))] = None,
-    totals: Annotated[str | None, typer.Option("--totals", help=_('ИТОГО by name: "А=100,Б=70,В=65,Г=-20"'))] = None,
+    totals: Annotated[str | None, typer.Option("--totals", help=_('Totals by name: "А=100,Б=70,В=65,Г=-20"'))] = None,
     stake: Annotated[str | None, typer.Option("--stake", help=_("Money per point, a decimal (default: the file's, or 1)."))] = None,
     currency: Annotated[str | None, typer.Option("--currency", help=_("ISO code, e.g. RUB (default)."))] = None,
     method: Annotated[str | None, typer.Option("--method", help=_("pairwise (default) or pot."))] = None,
@@ -572,7 +572,7 @@ def undo_cmd(file: Annotated[Path | None, typer.Argument(help=_("The game file (
     _after_change(path, change, "removed")
 
 
-@app.command("show", help=_("The sheet as the paper blank: every row, the «Очки» column, marks, ИТОГО, the leader.\n" "\n" "Example: kingsheet show friday.toml --lang en"))
+@app.command("show", help=_("The sheet as the paper blank: every row, the «Очки» column, marks, TOTAL, the leader.\n" "\n" "Example: kingsheet show friday.toml --lang en"))
 def show_cmd(
     file: Annotated[Path | None, typer.Argument(help=_("The game file (default: the current game)."))] = None,
     lang: Lang = "",
@@ -977,7 +977,7 @@ def blank_cmd(
                                                                     length=_game_length(rules)))
 
 
-@app.command("export", help=_("The filled sheet: numbers, marks, ИТОГО, the money; a sheet with problems is printed with them marked.\n" "\n" "Example: kingsheet export friday.toml -o friday.pdf"))
+@app.command("export", help=_("The filled sheet: numbers, marks, TOTAL, the money; a sheet with problems is printed with them marked.\n" "\n" "Example: kingsheet export friday.toml -o friday.pdf"))
 def export_cmd(
     output: Annotated[Path, typer.Option("--output", "-o", help=_("sheet.pdf, .xlsx, .csv or .json"))],
     file: Annotated[Path | None, typer.Argument(help=_("The game file, or a filled XLSX/CSV sheet (default: the current game)."))] = None,

@@ -288,7 +288,7 @@ def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, 
         mean = grand / n
         raw = {p: (v - mean) * stake for p, v in tot.items()}
         if grand != 0:
-            notes.append(_("settled against the mean ИТОГО {value}: the totals sum to {grand}").format(
+            notes.append(_("settled against the mean total {value}: the totals sum to {grand}").format(
                 value=_signed_number(mean), grand=_signed_number(Decimal(grand))))
     else:
         raw = {p: (n * v - grand) * stake for p, v in tot.items()}

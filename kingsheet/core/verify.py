@@ -319,13 +319,13 @@ def verify(game: GameFile) -> Report:
         s_minus, s_plus = sum(minus.values()), sum(plus.values())
         if s_minus != exp.minus:
             all_problems.append(Problem("stage-sum", None, None, None, exp.minus, s_minus,
-                                        _("ИТОГО (−) sums to {s_minus}, expected {minus}").format(s_minus=num(s_minus), minus=num(exp.minus))))
+                                        _("TOTAL (−) sums to {s_minus}, expected {minus}").format(s_minus=num(s_minus), minus=num(exp.minus))))
         if s_plus != exp.plus:
             all_problems.append(Problem("stage-sum", None, None, None, exp.plus, s_plus,
-                                        _("ИТОГО (+) sums to {s_plus}, expected {plus}").format(s_plus=num(s_plus), plus=num(exp.plus))))
+                                        _("TOTAL (+) sums to {s_plus}, expected {plus}").format(s_plus=num(s_plus), plus=num(exp.plus))))
         if s_minus + s_plus != exp.total:
             all_problems.append(Problem("grand-total", None, None, None, exp.total, s_minus + s_plus,
-                                        _("ИТОГО sums to {value}, expected {total}").format(value=num(s_minus + s_plus), total=num(exp.total))))
+                                        _("TOTAL sums to {value}, expected {total}").format(value=num(s_minus + s_plus), total=num(exp.total))))
     return Report(game, tuple(rows), tuple(all_problems), totals, exp, complete, ended)
 
 

@@ -39,7 +39,7 @@ def settlement_text(s: Settlement, columns: Mapping[str, Mapping[str, int]] | No
     lines.append(table(rows, right=set(range(1, len(head)))))
     if s.pairs:
         lines.append("")
-        lines.append(_("pairs (every pair settles the difference of their ИТОГО):"))
+        lines.append(_("pairs (every pair settles the difference of their totals):"))
         lines += [f"  {tr.payer} → {tr.payee} {fmt_money(tr.amount, s)}" for tr in s.pairs]
     lines.append("")
     n = len(s.transfers)

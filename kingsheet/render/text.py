@@ -142,7 +142,7 @@ def status_line(report: Report) -> str:
     state = _("complete") if report.complete else ngettext(
         "{done} of {want} deal played", "{done} of {want} deals played", want).format(done=done, want=want)
     expected = report.expected
-    return _("{state}; {verdict}; expected ИТОГО (−) {minus}, ИТОГО (+) +{plus}, ИТОГО {total}").format(
+    return _("{state}; {verdict}; expected TOTAL (−) {minus}, TOTAL (+) +{plus}, TOTAL {total}").format(
         state=state, verdict=verdict(report), minus=num(expected.minus), plus=expected.plus, total=num(expected.total))
 
 
