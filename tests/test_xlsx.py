@@ -392,3 +392,52 @@ def test_the_blank_workbook_prints_like_the_blank(tmp_path, runner):
     assert legend and all(m.startswith("A") and m.split(":")[1].startswith("K") for m in legend)
     last_legend = max(int(m.split(":")[1][1:]) for m in legend)
     assert ws.print_area.endswith(f"$K${last_legend}")
+
+
+def _printed_height_pt(ws) -> tuple[float, float]:
+    """The table's height as printed on A4 fitted to its width, and the page's usable height (both in
+    points; a column of width w is about 7·w + 5 px, a pixel ¾ pt, as LibreOffice and Excel draw it)."""
+    from openpyxl.utils import get_column_letter
+
+    last = ws.max_column
+    width = sum(0.75 * (7 * (ws.column_dimensions[get_column_letter(c)].width or 11) + 5) for c in range(1, last + 1))
+    margins = ws.page_margins
+    scale = min(1.0, (595 - 72 * (margins.left + margins.right)) / width)
+    height = sum(ws.row_dimensions[r].height or 15 for r in range(1, ws.max_row + 1))
+    return height * scale, 842 - 72 * (margins.top + margins.bottom)
+
+
+@pytest.mark.parametrize("source", ["blank", "filled"])
+def test_a_short_game_fills_its_a4_page_and_a_long_one_keeps_its_rows(tmp_path, source):
+    """A 12-deal sheet printed small in the top third of A4 (found in LibreOffice): its deal rows grow
+    until the table takes most of the page, never past it; a 56-deal game keeps the usual height."""
+    if source == "blank":
+        data = blank_xlsx(load_rules("blank-4"), ["Аня", "Боря", "Вася", "Галя"])
+    else:
+        data = sheet_xlsx(verify(load_game(EXAMPLES / "blank-4.toml")))
+    ws = load_workbook(io.BytesIO(data)).worksheets[0]
+    printed, usable = _printed_height_pt(ws)
+    assert 0.6 * usable <= printed <= usable
+    heights = {ws.row_dimensions[r].height for r in range(6, 18)}
+    assert len(heights) == 1 and 26 < heights.pop() <= 44
+    assert all(ws.cell(r, c).alignment.vertical == "center" for r in range(6, 18) for c in (1, 2, 4))
+    assert ws.print_options.horizontalCentered
+    long = load_workbook(io.BytesIO(blank_xlsx(load_rules("ordered-56")))).worksheets[0]
+    assert {long.row_dimensions[r].height for r in range(6, 62)} == {26}
+
+
+def test_the_money_sheet_shows_amounts_in_the_currency_and_heads_that_fit(tmp_path):
+    """«8.00» with no currency in LibreOffice: every amount cell carries the game's currency sign and
+    a real minus; the heads wrap instead of being clipped («Каждый с каждым»)."""
+    from kingsheet.core.money import settlement_of
+    from kingsheet.render.xlsx import amount_format
+
+    report = verify(load_game(EXAMPLES / "blank-4.toml"))
+    ws = load_workbook(io.BytesIO(sheet_xlsx(report, settlement_of(report)))).worksheets[1]
+    assert ws["C5"].value == "Каждый с каждым" and ws["C5"].alignment.wrap_text
+    assert ws.column_dimensions["C"].width >= 16 and ws.row_dimensions[5].height >= 30
+    amounts = [ws.cell(r, c) for r in range(6, 10) for c in (3, 4)] + [ws["B2"]]
+    assert {c.number_format for c in amounts} == {amount_format("RUB")}
+    assert amount_format("RUB") == '#,##0.00" ₽";"−"#,##0.00" ₽";0" ₽"'
+    assert amount_format("JPY") == '#,##0" ¥";"−"#,##0" ¥";0" ¥"'
+    assert amount_format("EUR").endswith('0" €"')

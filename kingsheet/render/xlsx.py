@@ -28,7 +28,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from kingsheet.core.i18n import _, speaks
-from kingsheet.core.money import Settlement, fmt_money
+from kingsheet.core.money import CURRENCIES, Settlement, fmt_money
 from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.scoring import bid_row_total_formula, cell_sign, cell_step
 from kingsheet.core.verify import Report
@@ -38,6 +38,7 @@ from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, 
 META_SHEET = "kingsheet"
 BLANK_ROW_PT = 26  # a deal's row on a blank: room to write by hand once printed (about 9 mm on A4)
 FILLED_ROW_PT = 18
+TALLEST_ROW_PT = 44  # a deal's row grown to fill the page (a short game on A4) stops here
 HEADER_ROW = 5
 FIRST_ROW = HEADER_ROW + 1
 GREY = "BFBFBF"
@@ -122,6 +123,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
     _formatting(ws, rules, cols, rows, total_row)
     _validation(ws, rules, cols, rows, lang)
     _legend_and_page(ws, rules, cols, total_row + n_totals + 1, lang)
+    _fill_the_page(ws, rules, cols, len(rows), BLANK_ROW_PT if report is None else FILLED_ROW_PT)
     return ws, total_row, cols
 
 
@@ -211,6 +213,9 @@ def _deal_rows(ws: Worksheet, rules: Rules, cols: _Columns, rows: list[SheetRow]
         for c in range(1, cols.mark + 1):
             cell = ws.cell(row, c)
             cell.border = Border(left=THIN, right=THIN, bottom=THIN, top=THICK_GREY if r.stage_start else THIN)
+            if cell.alignment.vertical is None:  # a row grown to fill the page keeps its words in the middle
+                cell.alignment = Alignment(horizontal=cell.alignment.horizontal, vertical="center",
+                                           wrap_text=cell.alignment.wrap_text)
         ws.cell(row, 3).fill = LIGHT
 
 
@@ -391,6 +396,28 @@ def _legend_and_page(ws: Worksheet, rules: Rules, cols: _Columns, legend_row: in
     ws.protection.formatColumns = False
 
 
+def _fill_the_page(ws: Worksheet, rules: Rules, cols: _Columns, deals: int, base: float) -> None:
+    """Grow the deals' rows so that a short game fills its A4 page, as the paper blank does, instead of
+    printing small in the top third (the page is fitted to its width, so its height is what is left).
+    A spreadsheet's column of width w is about 7·w + 5 pixels wide; a pixel is ¾ pt."""
+    landscape = ws.page_setup.orientation == "landscape"
+    page_w, page_h = (842, 595) if landscape else (595, 842)
+    margins = ws.page_margins
+    usable_w = page_w - 72 * (margins.left + margins.right)
+    usable_h = page_h - 72 * (margins.top + margins.bottom) - 36  # and room for the heads repeated
+    width_pt = sum(0.75 * (7 * (ws.column_dimensions[get_column_letter(c)].width or 11) + 5)
+                   for c in range(1, cols.mark + 1))
+    scale = min(1.0, usable_w / width_pt)
+    deal_rows = range(FIRST_ROW, FIRST_ROW + deals)
+    others = sum(ws.row_dimensions[r].height or 15 for r in range(1, ws.max_row + 1) if r not in deal_rows)
+    height = (usable_h / scale - others) / max(1, deals)
+    if height <= base:
+        return  # a long game goes on over pages at the usual height
+    for r in deal_rows:
+        ws.row_dimensions[r].height = round(min(height, TALLEST_ROW_PT), 1)
+    ws.print_options.horizontalCentered = True
+
+
 def _bid_total_formula(rules: Rules, cols: _Columns, row: int) -> str:
     """core.scoring's rule for a bidding row, with the declarer's tricks read from the others' cells."""
     unit = rules.games["trumps"].units["trumps"]
@@ -447,9 +474,19 @@ def _meta(wb: Workbook, rules: Rules, report: Report | None, lang: str) -> None:
     ws.protection.sheet = True
 
 
+def amount_format(currency: str) -> str:
+    """A number format that shows an amount as the players read it: «1 234,50 ₽», «−8,00 ₽» (the
+    separators are the spreadsheet's own, by its locale)."""
+    digits, sign = CURRENCIES.get(currency, (2, currency))
+    number = "#,##0" + ("." + "0" * digits if digits else "")
+    sign = sign.replace('"', "")
+    return f'{number}" {sign}";"−"{number}" {sign}";0" {sign}"'
+
+
 def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: int, cols: _Columns,
-                 settlement: Settlement | None, stake: str | None, lang: str) -> None:
+                 settlement: Settlement | None, stake: str | None, lang: str, currency: str = "RUB") -> None:
     ws = wb.create_sheet(word("settlement", lang))
+    amount = amount_format(settlement.currency if settlement else currency)
     main = wb.worksheets[0].title
     ref = f"'{main}'!"
     n = len(names)
@@ -462,11 +499,13 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
     except ValueError:
         stake_cell.value = 1.0
     stake_cell.protection = UNLOCKED
-    stake_cell.number_format = "0.00"
+    stake_cell.number_format = amount
     text_cell(ws, 3, 1, _("pair by pair: (n·TOTAL − ΣTOTAL) × stake; through the pot: TOTAL × stake"), font=Font(size=8))
     heads = ["", word("total", lang), word("pairs", lang), _("Through the pot")]
     for c, h in enumerate(heads, start=1):
-        text_cell(ws, 5, c, h, font=Font(bold=True), fill=LIGHT)
+        head = text_cell(ws, 5, c, h, font=Font(bold=True), fill=LIGHT)
+        head.alignment = Alignment(wrap_text=True, vertical="center")  # never cut at the column's edge
+    ws.row_dimensions[5].height = 30
     grand_row = total_row + 2
     first, last = 6, 5 + n
     for i, c in enumerate(cols.players()):
@@ -477,7 +516,7 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
         ws.cell(row, 3, f"=ROUND(({n}*B{row}-SUM($B${first}:$B${last}))*$B$2,2)")
         ws.cell(row, 4, f"=ROUND(B{row}*$B$2,2)")
         for cc in (3, 4):
-            ws.cell(row, cc).number_format = "0.00"
+            ws.cell(row, cc).number_format = amount
     # the pair matrix: row pays column when negative
     mrow = last + 2
     text_cell(ws, mrow, 1, word("pairs", lang) + _(" (row wins from column)"),
@@ -488,7 +527,7 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
         ws.cell(mrow + 2 + i, 1, f"=A{6 + i}")
         for j in range(n):
             ws.cell(mrow + 2 + i, 2 + j, f"=ROUND((B{6 + i}-B{6 + j})*$B$2,2)")
-            ws.cell(mrow + 2 + i, 2 + j).number_format = "0.00"
+            ws.cell(mrow + 2 + i, 2 + j).number_format = amount
     if settlement is not None:
         trow = mrow + 3 + n
         text_cell(ws, trow, 1, word("transfers", lang) + _(" — by kingsheet, at export"),
@@ -499,8 +538,8 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
             text_cell(ws, trow + k, 3, tr.payee)
             text_cell(ws, trow + k, 4, fmt_money(tr.amount, settlement))
     ws.column_dimensions["A"].width = 18
-    for letter in "BCD":
-        ws.column_dimensions[letter].width = 14
+    for c in range(2, max(4, n + 1) + 1):
+        ws.column_dimensions[get_column_letter(c)].width = 16
     ws.protection.sheet = True
 
 
@@ -529,6 +568,7 @@ def sheet_xlsx(report: Report, settlement: Settlement | None = None, lang: str =
     rows = rows_for(game.rules, report, None, lang)
     _unused, total_row, cols = _sheet(wb, game.rules, rows, game.players, report, lang, game.title, game.date)
     stake = game.money.get("stake")
-    _money_sheet(wb, game.rules, game.players, total_row, cols, settlement, str(stake) if stake else None, lang)
+    _money_sheet(wb, game.rules, game.players, total_row, cols, settlement, str(stake) if stake else None, lang,
+                 str(game.money.get("currency") or "RUB"))
     _meta(wb, game.rules, report, lang)
     return _save(wb)
