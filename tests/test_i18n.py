@@ -205,3 +205,27 @@ def test_no_renderer_branches_on_the_language():
             if isinstance(node, ast.Name) and node.id == "ru":
                 found.append(f"{path.name}:{node.lineno}")
     assert not found, found
+
+
+def test_the_rules_page_and_the_workbook_say_options_and_sources_in_the_readers_words():
+    """«blank-4 · seed 000 «бланк»; = seed 002, variant 3 · boys = jacks» was the Russian workbook's
+    subtitle: the options are said as the table says them, and the provenance stays on the rules page."""
+    import io
+
+    from openpyxl import load_workbook
+
+    from kingsheet.core.rules import load_rules
+    from kingsheet.render.text import describe_rules
+    from kingsheet.render.xlsx import blank_xlsx
+
+    for lang, said, foreign in (("ru", "мальчики — валеты", ("seed", "variant")),
+                                ("en", "boys are the jacks", ("мальчики", "текст"))):
+        sub = load_workbook(io.BytesIO(blank_xlsx(load_rules("blank-4"), lang=lang))).worksheets[0]["A2"].value
+        assert sub == f"blank-4 · {said}", sub
+        page = describe_rules(load_rules("blank-4"), lang)
+        assert not any(f in page for f in foreign), page
+    ru = describe_rules(load_rules("classic-52", {"last": "two"}), "ru")
+    assert "источник: текст 000" in ru and "two (две последние взятки)" in ru and "сейчас two" in ru
+    assert "настройка eralash: no (без Ералаша) | yes (с Ералашем)" in ru
+    house = load_workbook(io.BytesIO(blank_xlsx(load_rules("classic-52"), lang="ru"))).worksheets[0]["A2"].value
+    assert house == "classic-52 · мальчики — валеты и короли; последняя взятка; без Ералаша"

@@ -188,3 +188,29 @@ def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
             line += f" ({BOYS_PHRASES[rules.deck.boys].get(lang, rules.deck.boys)})"
         lines.append(line)
     return lines
+
+
+def option_word(key: str, value: str) -> str | None:
+    """An option's value as the table says it («мальчики — валеты»); None for an option the catalog
+    does not know (a house template's own)."""
+    words = {
+        ("boys", "jacks"): _("boys are the jacks"),
+        ("boys", "kings"): _("boys are the kings"),
+        ("boys", "jacks+kings"): _("boys are the jacks and the kings"),
+        ("last", "one"): _("the last trick"),
+        ("last", "two"): _("the last two tricks"),
+        ("eralash", "yes"): _("with Eralash"),
+        ("eralash", "no"): _("without Eralash"),
+    }
+    return words.get((key, value))
+
+
+def option_words(rules: Rules) -> str:
+    """The options of a game, as the table agreed them: «мальчики — валеты; без Ералаша»."""
+    return "; ".join(option_word(k, v) or f"{k} = {v}" for k, v in rules.options.items())
+
+
+def option_choice(key: str, value: str) -> str:
+    """A value to type after -O, with what it means: «kings (мальчики — короли)»."""
+    said = option_word(key, value)
+    return f"{value} ({said})" if said else value

@@ -8,7 +8,7 @@ from kingsheet.core.rules import Kind, Order, Rules, Template, Turn
 from kingsheet.core.verify import Report
 from kingsheet.core.vocabulary import count_word
 from kingsheet.render.labels import word
-from kingsheet.render.sheet import rows_for, unit_lines
+from kingsheet.render.sheet import option_choice, rows_for, unit_lines
 
 
 def table(rows: list[list[str]], right: set[int] | None = None) -> str:
@@ -34,6 +34,15 @@ def list_templates(templates: list[tuple[Template, Rules]], lang: str = "ru") ->
     return table(rows, right={1, 2})
 
 
+def _source_words(source: str) -> str:
+    """A template's source line («seed 002, variant 3») in the reader's words («текст 002, вариант 3»):
+    the seeds are the three source texts the templates name."""
+    import re
+
+    words = {"seed": _("seed"), "variant": _("variant")}
+    return re.sub(r"\b(seed|variant)\b", lambda m: words[m.group(1)], source)
+
+
 @speaks
 def describe_rules(rules: Rules, lang: str = "ru") -> str:
     tpl = rules.template
@@ -41,7 +50,7 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
         players=rules.players, cards=len(rules.deck.cards), tricks=rules.deck.tricks)
     if rules.deck.talon:
         deck += _(", talon {talon}").format(talon=rules.deck.talon)
-    lines = [f"{tpl.id}: {tpl.name.get(lang, tpl.id)}", _("source: {source}").format(source=tpl.source), deck,
+    lines = [f"{tpl.id}: {tpl.name.get(lang, tpl.id)}", _("source: {source}").format(source=_source_words(tpl.source)), deck,
              _("order: {order}").format(order=_(ORDER_WORDS[rules.order])), ""]
     rows = [["#", word("game", lang), "id", word("points", lang), _("units")]]
     slots = rules.per_round if rules.order is not Order.FIXED else rules.slots
@@ -73,7 +82,7 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
     for key, (choices, default) in tpl.options.items():
         chosen = rules.options[key]
         lines.append(_("option {key}: {choices} (default {default}; now {chosen})").format(
-            key=key, choices=" | ".join(choices), default=default, chosen=chosen))
+            key=key, choices=" | ".join(option_choice(key, c) for c in choices), default=default, chosen=chosen))
     lines.extend(turn_lines(rules))
     if rules.bidding:
         lines.append(_("trump deals: the declarer's bid is taken off their tricks (bid = N)"))
