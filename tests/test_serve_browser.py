@@ -240,3 +240,34 @@ def test_numbers_being_typed_stay_when_another_phone_saves_that_deal(browser, ga
         page.wait_for_function("document.getElementById('deal-head').textContent.startsWith('Deal 2')")
         assert [page.locator("#cells input").nth(k).input_value() for k in range(4)] == ["4", "6", "6", ""]
     assert not errors
+
+
+def test_a_new_game_over_an_unfinished_one_is_asked_first(browser, game):
+    """«Новая игра» took the last game's names and started at once: a quick tap left an evening
+    behind. With deals played and the sheet not full, the page asks; «no» keeps the game open."""
+    add_deal(game, {"game": "tricks", "points": [-4, -6, -6, 0]})
+    errors: list[str] = []
+    asked: list[str] = []
+    answer = {"accept": False}
+    with running(game, "ru") as base:
+        ctx = browser.new_context(**PHONE)
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("dialog", lambda d: (asked.append(d.message), d.accept() if answer["accept"] else d.dismiss()))
+        page.goto(f"{base}/?t={TOKEN}")
+        page.wait_for_selector("#sheet tr >> nth=1")
+        page.click("#tab-new")
+        page.wait_for_selector("#rules option", state="attached")
+        assert [i.input_value() for i in page.locator("#names input").all()] == ["Аня", "Боря", "Вася", "Галя"]
+        page.click("#start")
+        wait_for(lambda: len(asked) == 1)
+        assert asked[0].startswith("Начать новую игру? Игра «") and "не закончена (сыграно сдач: 1)" in asked[0]
+        assert page.locator("#view-new").is_visible() and len(list(game.parent.glob("*.toml"))) == 1
+        answer["accept"] = True
+        page.click("#start")
+        wait_for(lambda: len(asked) == 2 and page.locator("#view-sheet").is_visible())
+        wait_for(lambda: len(list(game.parent.glob("*.toml"))) == 2)
+        assert len(load_game(game).deals) == 1  # the old evening is kept as it was
+        ctx.close()
+    assert errors == []

@@ -428,6 +428,9 @@ function renderNames() {
 
 async function startGame(ev) {
   ev.preventDefault();
+  // the names are the last game's, to save typing: a tap too quick must not leave an unfinished game
+  if (S && S.ok && !S.none && S.deals > 0 && !S.complete
+      && !window.confirm(fill(W("new_confirm"), {title: S.title || S.file, deals: S.deals}))) return;
   const body = {rules: $("rules").value, players: [...$("names").querySelectorAll("input")].map((i) => i.value),
     stake: $("stake").value};
   const template = LOCAL && $("template").files[0];
