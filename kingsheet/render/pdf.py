@@ -36,14 +36,14 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from kingsheet.core.i18n import N_, _, ngettext, speaks
+from kingsheet.core.i18n import N_, _, speaks
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
 from kingsheet.render.money import signed_money
-from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, unit_lines
+from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, subtitle, unit_lines
 
 FONT, BOLD = "KingSans", "KingSans-Bold"
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
@@ -383,28 +383,6 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
                   repeatRows=2 if names_row else 1, hAlign="LEFT")
     table.setStyle(TableStyle(style))
     return table
-
-
-BOYS_WORDS = {"jacks": N_("boys are jacks"), "kings": N_("boys are kings"), "jacks+kings": N_("boys are jacks and kings")}
-
-
-@speaks
-def subtitle(rules: Rules, lang: str) -> str:
-    """What a player needs under the title, in plain words: players, deals, and the choices made."""
-    n = rules.players
-    parts = [ngettext("{n} player", "{n} players", n).format(n=n)]
-    if rules.limit is not None:
-        parts.append(_("to {limit}").format(limit=num(-rules.limit)))
-    else:
-        k = len(rules.slots)
-        parts.append(ngettext("{n} deal", "{n} deals", k).format(n=k))
-    if "boys" in rules.options and any("boys" in g.units for g in rules.games.values()):
-        parts.append(_(BOYS_WORDS[rules.options["boys"]]))
-    if rules.options.get("last") == "one":
-        parts.append(_("one last trick"))
-    if rules.options.get("eralash") == "yes":
-        parts.append(_("with Eralash"))
-    return " · ".join(parts)
 
 
 def _header(rules: Rules, lang: str, title: str | None, date: str | None, scale: float) -> list[object]:

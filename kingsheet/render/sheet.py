@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kingsheet.core.i18n import _, speaks
+from kingsheet.core.i18n import _, ngettext, speaks
 from kingsheet.core.problems import num, one_line
 from kingsheet.core.report import Report
 from kingsheet.core.rules import Kind, Order, Rules
@@ -194,10 +194,10 @@ def option_word(key: str, value: str) -> str | None:
     """An option's value as the table says it («мальчики — валеты»); None for an option the catalog
     does not know (a house template's own)."""
     words = {
-        ("boys", "jacks"): _("boys are the jacks"),
-        ("boys", "kings"): _("boys are the kings"),
-        ("boys", "jacks+kings"): _("boys are the jacks and the kings"),
-        ("last", "one"): _("the last trick"),
+        ("boys", "jacks"): _("boys are jacks"),
+        ("boys", "kings"): _("boys are kings"),
+        ("boys", "jacks+kings"): _("boys are jacks and kings"),
+        ("last", "one"): _("one last trick"),
         ("last", "two"): _("the last two tricks"),
         ("eralash", "yes"): _("with Eralash"),
         ("eralash", "no"): _("without Eralash"),
@@ -205,12 +205,28 @@ def option_word(key: str, value: str) -> str | None:
     return words.get((key, value))
 
 
-def option_words(rules: Rules) -> str:
-    """The options of a game, as the table agreed them: «мальчики — валеты; без Ералаша»."""
-    return "; ".join(option_word(k, v) or f"{k} = {v}" for k, v in rules.options.items())
-
-
 def option_choice(key: str, value: str) -> str:
     """A value to type after -O, with what it means: «kings (мальчики — короли)»."""
     said = option_word(key, value)
     return f"{value} ({said})" if said else value
+
+
+@speaks
+def subtitle(rules: Rules, lang: str) -> str:
+    """What a player needs under the title, in plain words: players, deals, and the choices made (the
+    ones that change this game: boys only where a game counts them, the default Eralash unsaid)."""
+    n = rules.players
+    parts = [ngettext("{n} player", "{n} players", n).format(n=n)]
+    if rules.limit is not None:
+        parts.append(_("to {limit}").format(limit=num(-rules.limit)))
+    else:
+        k = len(rules.slots)
+        parts.append(ngettext("{n} deal", "{n} deals", k).format(n=k))
+    if "boys" in rules.options and any("boys" in g.units for g in rules.games.values()):
+        parts.append(option_word("boys", rules.options["boys"]) or rules.options["boys"])
+    if rules.options.get("last") == "one":
+        parts.append(_("one last trick"))
+    if rules.options.get("eralash") == "yes":
+        parts.append(_("with Eralash"))
+    parts += [f"{k} = {v}" for k, v in rules.options.items() if option_word(k, v) is None]  # a house option
+    return " · ".join(parts)

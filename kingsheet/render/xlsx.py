@@ -33,7 +33,7 @@ from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.scoring import bid_row_total_formula, cell_sign, cell_step
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
-from kingsheet.render.sheet import SheetRow, option_words, player_names, reminders, rows_for, unit_lines
+from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, subtitle, unit_lines
 
 META_SHEET = "kingsheet"
 BLANK_ROW_PT = 26  # a deal's row on a blank: room to write by hand once printed (about 9 mm on A4)
@@ -132,7 +132,7 @@ def _header(ws: Worksheet, rules: Rules, cols: _Columns, names: Sequence[str], r
     """Title, rules, date, and the column heads (the players' names unlocked on a blank)."""
     name = rules.template.name.get(lang) or rules.template.name.get("ru", rules.id)
     text_cell(ws, 1, 1, title or name, font=Font(size=14, bold=True))
-    text_cell(ws, 2, 1, " · ".join(filter(None, [rules.id, option_words(rules)])), font=Font(size=8, color="808080"))
+    text_cell(ws, 2, 1, f"{rules.id} · {subtitle(rules, lang)}", font=Font(size=8, color="808080"))
     text_cell(ws, 3, 1, f"{word('date', lang)}:")
     date_cell = text_cell(ws, 3, 2, date or "")
     date_cell.protection = UNLOCKED
