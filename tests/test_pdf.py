@@ -338,3 +338,21 @@ def test_the_trump_bidding_blank_says_only_what_its_rules_hold():
     assert "козырная строка даёт +48 минус 6·min(заявка, взятки заказавшего)" in " ".join(text.split())
     plain = PdfReader(io.BytesIO(blank_pdf(load_rules("blank-4"), lang="ru"))).pages[0].extract_text()
     assert "≤" not in plain and "+192" in plain
+
+
+def test_the_trump_bidding_blank_has_a_place_for_the_bid():
+    """The bid decides a trump row's total, so the blank leaves room for it: a «Заявка» column after
+    «Объявляет», greyed on the minus deals; a filled sheet prints each trump deal's bid there."""
+    from kingsheet.core.verify import verify
+    from kingsheet.files.gamefile import load_game
+
+    words = _words(blank_pdf(load_rules("trump-bidding"), ["Аня", "Боря", "Вася", "Галя"], lang="ru"))
+    head = {t: x for t, x, y in words if t in ("Сдаёт", "Объявляет", "Заявка")}
+    assert head["Сдаёт"] < head["Объявляет"] < head["Заявка"]
+    assert "Заявка" not in {t for t, *_ in _words(blank_pdf(load_rules("blank-4"), lang="ru"))}
+    game = load_game(EXAMPLES / "trump-bidding.toml")
+    filled = _words(sheet_pdf(verify(game), lang="ru"))
+    column = next(x for t, x, y in filled if t == "Заявка")
+    bottom = max(y for t, x, y in filled if t.startswith("ИТОГО"))  # the table's rows lie above
+    bids = [t for t, x, y in filled if abs(x - column) < 25 and y > bottom and t.isdigit()]
+    assert bids == [str(d.bid) for d in game.deals if d.bid is not None] and bids

@@ -258,11 +258,12 @@ def _scan_marks(code: str, canvas: object, doc: BaseDocTemplate) -> None:
     c.restoreState()
 
 
-def _col_widths(total: float, players: int, filled: bool, who: bool) -> list[float]:
-    """№, Игра, Очки, players…, Сдаёт, [Объявляет or Заказывает], mark: the players share the rest."""
+def _col_widths(total: float, players: int, filled: bool, who: bool, bid: bool = False) -> list[float]:
+    """№, Игра, Очки, players…, Сдаёт, [Объявляет or Заказывает], [Заявка], mark: the players share
+    the rest."""
     many = players > 6  # running totals beside each player: narrower words, wider numbers
     fixed = [0.04, 0.12 if many else 0.16, 0.06 if many else 0.075]
-    tail = [0.08 if many else 0.09, *([0.09 if many else 0.105] if who else []),
+    tail = [0.08 if many else 0.09, *([0.09 if many else 0.105] if who else []), *([0.065] if bid else []),
             (0.1 if many else 0.2) if filled else 0.04]
     player = (1 - sum(fixed) - sum(tail)) / players
     return [total * f for f in (*fixed, *[player] * players, *tail)]
@@ -288,6 +289,7 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
     small = 6.5 * scale
     ordered = rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
     who = _who_column(rules)
+    bidding = rules.bidding  # Кинг с торговлей: the declarer's bid, written beside the declarer
     running = rules.limit is not None  # each player: his points | his running total
 
     def per_player(cells: Sequence[object], after: Sequence[object]) -> list[object]:
@@ -295,13 +297,14 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
             return list(cells)
         return [x for pair in zip(cells, after or [""] * n) for x in pair]
 
-    def tail(dealer: object, by: object, mark: object) -> list[object]:
-        return [dealer, *([by] if who else []), mark]
+    def tail(dealer: object, by: object, mark: object, bid: object = "") -> list[object]:
+        return [dealer, *([by] if who else []), *([bid] if bidding else []), mark]
 
     head = [word("deal", lang), word("game", lang), word("points", lang),
             *per_player([para(p, size, True) for p in names], [para("Σ", size, True)] * n),
             *tail(para(word("dealer", lang), small, True),
-                  para(word("orderer", lang) if ordered else word("declarer", lang), small, True), "✓")]
+                  para(word("orderer", lang) if ordered else word("declarer", lang), small, True), "✓",
+                  para(_("Bid"), small, True))]
     cols = n * (2 if running else 1)
     data: list[list[object]] = [head]
     style: list[tuple[object, ...]] = [
@@ -322,7 +325,7 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
         data.append(["", para(_("Names"), small, color=GREY), "",
                      *[""] * cols, *tail("", "", "")])
         style.append(("LINEBELOW", (0, 1), (-1, 1), 1.2, colors.black))
-    for r in rows:
+    for k, r in enumerate(rows):
         i = len(data)
         if r.stage_start:
             # the wide grey line between the minus and the plus stage
@@ -331,8 +334,12 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
         if report is None and rules.bidding and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS:
             points = f"≤ {points}"  # the declarer's bid is taken off: the row's total depends on the deal
         mark: object = r.mark if r.ok else para("✗ " + r.mark, small, color=RED)
+        played = report.rows[k].deal if report is not None and k < len(report.rows) else None
+        bid = "" if played is None or played.bid is None else str(played.bid)
         data.append([str(r.number), para(r.game, size), points, *per_player(r.cells, r.running),
-                     *tail(para(r.dealer, small), para(r.who, small), mark)])
+                     *tail(para(r.dealer, small), para(r.who, small), mark, bid)])
+        if bidding and not (r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS):
+            style.append(("BACKGROUND", (-2, i), (-2, i), LIGHT))  # a bid only in a trump deal
         if not r.ok:
             style.append(("TEXTCOLOR", (0, i), (-2, i), RED))
         elif r.mark.startswith("✓"):
@@ -379,7 +386,7 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
         style.append(("NOSPLIT", (0, page_after + (2 if names_row else 1)), (-1, -1)))
     if row_h is not None:  # room to write by hand
         heights = [None, *([row_h * 1.1] if names_row else []), *[row_h] * len(rows), *[row_h] * len(lines)]
-    table = table_class(data, colWidths=_col_widths(width, cols, report is not None, who), rowHeights=heights,
+    table = table_class(data, colWidths=_col_widths(width, cols, report is not None, who, bidding), rowHeights=heights,
                   repeatRows=2 if names_row else 1, hAlign="LEFT")
     table.setStyle(TableStyle(style))
     return table
