@@ -946,7 +946,7 @@ def blank_cmd(
     output: Annotated[Path, typer.Option("--output", "-o", help=_("blank.pdf or blank.xlsx"))],
     players: Annotated[str | None, typer.Option("--players", "-p", help=_('Names to print: "Аня,Боря,Вася,Галя".'))] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-O", help=_("key=value, e.g. boys=kings"))] = None,
-    per_page: Annotated[int, typer.Option("--per-page", help=_("Blanks on one A4 (1 or 2); PDF only."))] = 1,
+    per_page: Annotated[int, typer.Option("--per-page", help=_("Blanks on one A4 (1 or 2); PDF only. Two to a page are for pen and paper: `scan` reads only one to a page."))] = 1,
     stake: Annotated[str | None, typer.Option("--stake", help=_("Stake to print in the money box."))] = None,
     lang: Lang = "",
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,

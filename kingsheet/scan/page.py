@@ -136,8 +136,8 @@ def find_code(gray: np.ndarray, where: str) -> tuple[Code, tuple[float, float]]:
                 pos = result.position
                 corners = (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)
                 return code, (sum(c.x for c in corners) / 4 * scale, sum(c.y for c in corners) / 4 * scale)
-    raise Unreadable(_("{where}: the sheet's QR code cannot be read (is the whole page in the photo, and sharp?)")
-                     .format(where=where))
+    raise Unreadable(_("{where}: the sheet's QR code cannot be read (is the whole page in the photo, and sharp? "
+                       "Blanks printed two to a page have no code and cannot be read)").format(where=where))
 
 
 def _sharpened(gray: np.ndarray) -> np.ndarray:
