@@ -142,6 +142,8 @@ def test_two_phones_play_an_evening(browser, game, shots):
         a.click("#lang")  # the same page in English
         wait_for(lambda: a.locator("#tab-sheet").inner_text() == "Sheet")  # (the CSP forbids eval'd waits)
         assert a.locator("#deal-head").inner_text() == "Deal 3: Boys, Вася deals"
+        assert "сохранен" not in a.inner_text("body")  # no Russian notice left over from before
+
     assert errors == []
 
 

@@ -645,7 +645,7 @@ function listen() {
 
 document.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => show(b.dataset.view));
-  $("lang").addEventListener("click", () => { lang = lang === "ru" ? "en" : "ru"; localStorage.setItem("kingsheet-lang", lang); formFor = null; load(); if (view === "new") loadRules(); });
+  $("lang").addEventListener("click", () => { lang = lang === "ru" ? "en" : "ru"; localStorage.setItem("kingsheet-lang", lang); formFor = null; notice(""); $("error").hidden = true; load(); if (view === "new") loadRules(); });
   $("deal").addEventListener("submit", submit);
   $("game").addEventListener("change", () => { buildInputs(target()); renderForm(); });
   $("mode-points").addEventListener("click", () => { mode = "points"; buildInputs(target()); renderForm(); });
