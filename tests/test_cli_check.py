@@ -91,7 +91,7 @@ def test_rules_list_and_show(runner):
     assert res.exit_code == 0 and "ordered-56" in res.stdout and "−768 / +768" in res.stdout
     res = run(runner, "rules", "blank-4", "--lang", "ru")
     assert "АнтиЕралаш" in res.stdout and "ИТОГО (−) = −192" in res.stdout
-    assert "настройка boys: jacks | kings | jacks+kings" in res.stdout
+    assert "настройка boys: jacks (мальчики — валеты) | kings (мальчики — короли) | jacks+kings" in res.stdout
     res = run(runner, "rules", "classic-52", "--option", "eralash=yes")
     assert "Ералаш" in res.stdout and "−2760" in res.stdout
     res = run(runner, "rules", "nope")

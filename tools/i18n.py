@@ -24,7 +24,7 @@ PACKAGE = ROOT / "kingsheet"
 PO = PACKAGE / "locale" / "ru" / "LC_MESSAGES" / "kingsheet.po"
 MO = PO.with_suffix(".mo")
 FIXED = datetime(2026, 1, 1, tzinfo=UTC)  # dates in the header would change the file at every run
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "NP_": ((1, "c"), 2)}
 
 
 def extracted() -> Catalog:

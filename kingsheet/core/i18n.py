@@ -114,6 +114,17 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return catalog(_active.get()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """The message in the active language, where one English word has two Russian ones by ``context``."""
+    return catalog(_active.get()).pgettext(context, message)
+
+
+def NP_(context: str, message: str) -> tuple[str, str]:
+    """Marks a message and its context for the catalog where it is defined (a table of words); it is
+    translated where it is shown, by ``pgettext(*pair)``."""
+    return context, message
+
+
 def N_(message: str) -> str:
     """Marks a string for the catalog where it is defined; it is translated where it is shown."""
     return message

@@ -1,38 +1,40 @@
-"""Words on the sheets and in the terminal, in Russian and English."""
+"""Words on the sheets and in the terminal: English in the code, Russian in the catalog (context
+«sheet»: a column's or a line's name, which may differ from the same English word elsewhere)."""
 
 from __future__ import annotations
 
-LABELS = {
-    "minus": {"ru": "ИТОГО (−)", "en": "TOTAL (−)"},
-    "plus": {"ru": "ИТОГО (+)", "en": "TOTAL (+)"},
-    "total": {"ru": "ИТОГО", "en": "TOTAL"},
-    "game": {"ru": "Игра", "en": "Game"},
-    "points": {"ru": "Очки", "en": "Points"},
-    "dealer": {"ru": "Сдаёт", "en": "Deals"},
-    "declarer": {"ru": "Объявляет", "en": "Declares"},
-    "orderer": {"ru": "Заказывает", "en": "Ordered by"},
-    "leader": {"ru": "Лидер", "en": "Leader"},
-    "deal": {"ru": "№", "en": "#"},
-    "player": {"ru": "Игрок", "en": "Player"},
-    "date": {"ru": "Дата", "en": "Date"},
-    "place": {"ru": "Место", "en": "Place"},
-    "stake": {"ru": "Ставка за очко", "en": "Stake a point"},
-    "settlement": {"ru": "Расчёт", "en": "Settlement"},
-    "units": {"ru": "Стоимость", "en": "Units"},
-    "check": {"ru": "Проверка", "en": "Check"},
-    "ordered_grid": {"ru": "Кто что заказал", "en": "Who ordered what"},
-    "game_number": {"ru": "В столбце «Игра» достаточно написать номер игры из этой таблицы — его прочтёт "
-                          "kingsheet scan.",
-                    "en": "In the Game column, the game's number from this table is enough; kingsheet scan reads "
-                          "it."},
-    "pays": {"ru": "платит", "en": "pays"},
-    "running": {"ru": "Счёт по ходу игры", "en": "Running totals"},
-    "pairs": {"ru": "Каждый с каждым", "en": "Pair by pair"},
-    "transfers": {"ru": "Переводы (наименьшее число)", "en": "Transfers (fewest)"},
-    "problems": {"ru": "Ошибки", "en": "Problems"},
-    "reminders": {"ru": "Напоминания", "en": "Reminders"},
+from kingsheet.core.i18n import NP_, pgettext, speaking
+
+LABELS: dict[str, tuple[str, str]] = {
+    "minus": NP_("sheet", "TOTAL (−)"),
+    "plus": NP_("sheet", "TOTAL (+)"),
+    "total": NP_("sheet", "TOTAL"),
+    "game": NP_("sheet", "Game"),
+    "points": NP_("sheet", "Points"),
+    "dealer": NP_("sheet", "Deals"),
+    "declarer": NP_("sheet", "Declares"),
+    "orderer": NP_("sheet", "Ordered by"),
+    "leader": NP_("sheet", "Leader"),
+    "deal": NP_("sheet", "#"),
+    "player": NP_("sheet", "Player"),
+    "date": NP_("sheet", "Date"),
+    "place": NP_("sheet", "Place"),
+    "stake": NP_("sheet", "Stake a point"),
+    "settlement": NP_("sheet", "Settlement"),
+    "units": NP_("sheet", "Units"),
+    "check": NP_("sheet", "Check"),
+    "ordered_grid": NP_("sheet", "Who ordered what"),
+    "game_number": NP_("sheet", "In the Game column, the game's number from this table is enough; kingsheet scan "
+                                "reads it."),
+    "pays": NP_("sheet", "pays"),
+    "running": NP_("sheet", "Running totals"),
+    "pairs": NP_("sheet", "Pair by pair"),
+    "transfers": NP_("sheet", "Transfers (fewest)"),
+    "problems": NP_("sheet", "Problems"),
+    "reminders": NP_("sheet", "Reminders"),
 }
 
 
 def word(key: str, lang: str) -> str:
-    return LABELS[key].get(lang) or LABELS[key]["ru"]
+    with speaking(lang):
+        return pgettext(*LABELS[key])
