@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from kingsheet.core.i18n import language
+from kingsheet.core.i18n import NP_, language
 
 #: What is counted in one deal, in the order of the paper blank.
 CATEGORIES: tuple[str, ...] = ("tricks", "hearts", "boys", "girls", "king", "last")
@@ -67,20 +67,22 @@ def card_word(cat: str) -> str:
     return CARD_WORDS[cat][language()]
 
 
-UNIT_PHRASES: dict[str, dict[str, str]] = {
-    "tricks": {"ru": "за взятку", "en": "a trick"},
-    "hearts": {"ru": "за черву", "en": "a heart"},
-    "boys": {"ru": "за мальчика", "en": "a boy"},
-    "girls": {"ru": "за даму", "en": "a queen"},
-    "king": {"ru": "за Кинга (K♥)", "en": "the King (K♥)"},
-    "last": {"ru": "за каждую из последних", "en": "each of the last tricks"},
-    "trumps": {"ru": "за взятку в козырной сдаче", "en": "a trick in a trump deal"},
+#: A unit's phrase in the legend («−2 за взятку»), in the catalog under the context «unit».
+UNIT_PHRASES: dict[str, tuple[str, str]] = {
+    "tricks": NP_("unit", "a trick"),
+    "hearts": NP_("unit", "a heart"),
+    "boys": NP_("unit", "a boy"),
+    "girls": NP_("unit", "a queen"),
+    "king": NP_("unit", "the King (K♥)"),
+    "last": NP_("unit", "each of the last tricks"),
+    "trumps": NP_("unit", "a trick in a trump deal"),
 }
 
-BOYS_PHRASES: dict[str, dict[str, str]] = {
-    "jacks": {"ru": "валеты", "en": "jacks"},
-    "kings": {"ru": "короли", "en": "kings"},
-    "jacks+kings": {"ru": "валеты и короли", "en": "jacks and kings"},
+#: Who the boys are, in the catalog under the context «boys».
+BOYS_PHRASES: dict[str, tuple[str, str]] = {
+    "jacks": NP_("boys", "jacks"),
+    "kings": NP_("boys", "kings"),
+    "jacks+kings": NP_("boys", "jacks and kings"),
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from kingsheet.core.i18n import _, ngettext, speaks
+from kingsheet.core.i18n import _, ngettext, pgettext, speaks
 from kingsheet.core.problems import num, one_line
 from kingsheet.core.report import Report
 from kingsheet.core.rules import Kind, Order, Rules
@@ -179,13 +179,14 @@ def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
             trump_game = next(g for g in rules.games.values() if g.kind is Kind.TRUMPS)
             label = trump_game.label(lang)
         sign = {frozenset({-1}): "−", frozenset({1}): "+"}.get(frozenset(signs[cat]), "±")
-        phrase = UNIT_PHRASES[cat].get(lang, UNIT_PHRASES[cat]["ru"])
+        phrase = pgettext(*UNIT_PHRASES[cat])
         if cat == "last" and rules.deck.last_tricks == 1:
             label = next(g.label(lang) for g in rules.games.values() if g.id.rstrip("+") == "last")
             phrase = _("the last trick")
         line = f"{label}: {sign}{u} {phrase}"
         if cat == "boys":
-            line += f" ({BOYS_PHRASES[rules.deck.boys].get(lang, rules.deck.boys)})"
+            boys = BOYS_PHRASES.get(rules.deck.boys)
+            line += f" ({pgettext(*boys) if boys else rules.deck.boys})"
         lines.append(line)
     return lines
 
