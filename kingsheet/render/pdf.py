@@ -43,6 +43,7 @@ from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
 from kingsheet.render.money import signed_money
+from kingsheet.render.qrcode import qr_modules
 from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, subtitle, unit_lines
 
 FONT, BOLD = "KingSans", "KingSans-Bold"
@@ -234,12 +235,27 @@ def _measure(rules: Rules, named: bool, lang: str) -> tuple[dict[int, DealBoxes]
     return deals, totals if len(totals) == 3 else [], pages
 
 
+def draw_qr(canvas: Any, text: str, x: float, y: float, size: float) -> None:
+    """A QR code of ``text`` as a square of ``size`` with its lower left corner at (x, y), one module
+    of white around it; each run of dark modules in a row one filled rectangle."""
+    modules = qr_modules(text, "M")
+    box = size / (len(modules) + 2)
+    for r, row in enumerate(modules):
+        top = y + size - (r + 2) * box
+        c = 0
+        while c < len(row):
+            if not row[c]:
+                c += 1
+                continue
+            end = c
+            while end < len(row) and row[end]:
+                end += 1
+            canvas.rect(x + (c + 1) * box, top, (end - c) * box, box, stroke=0, fill=1)
+            c = end
+
+
 def _scan_marks(code: str, canvas: object, doc: BaseDocTemplate) -> None:
     """The footer, the four corner marks and the QR code (with the page number) in the margins."""
-    from reportlab.graphics import renderPDF
-    from reportlab.graphics.barcode.qr import QrCodeWidget
-    from reportlab.graphics.shapes import Drawing
-
     _footer(canvas, doc)
     c: Any = canvas
     width, height = doc.pagesize
@@ -249,12 +265,7 @@ def _scan_marks(code: str, canvas: object, doc: BaseDocTemplate) -> None:
     for x, y in ((MARK_AT_MM * mm, MARK_AT_MM * mm), (width - MARK_AT_MM * mm, MARK_AT_MM * mm),
                  (MARK_AT_MM * mm, height - MARK_AT_MM * mm), (width - MARK_AT_MM * mm, height - MARK_AT_MM * mm)):
         c.rect(x - half, y - half, 2 * half, 2 * half, stroke=0, fill=1)
-    widget = QrCodeWidget(f"{code}/{c.getPageNumber()}", barLevel="M", barBorder=1)
-    x0, y0, x1, y1 = widget.getBounds()
-    size = QR_MM * mm
-    drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
-    drawing.add(widget)
-    renderPDF.draw(drawing, c, 2 * MARK_AT_MM * mm, 0.5 * mm)
+    draw_qr(c, f"{code}/{c.getPageNumber()}", 2 * MARK_AT_MM * mm, 0.5 * mm, QR_MM * mm)
     c.restoreState()
 
 

@@ -6,16 +6,14 @@ from __future__ import annotations
 
 def qr_lines(text: str) -> list[str]:
     """The code as lines of text, two modules a character high, with the quiet zone around it."""
-    from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
+    from kingsheet.render.qrcode import qr_modules
 
-    qr = QRCode(None, QRErrorCorrectLevel.L)
-    qr.addData(text)
-    qr.make()
-    n = qr.getModuleCount()
+    modules = qr_modules(text, "L")
+    n = len(modules)
     quiet = 2
 
     def dark(r: int, c: int) -> bool:
-        return 0 <= r < n and 0 <= c < n and bool(qr.isDark(r, c))
+        return 0 <= r < n and 0 <= c < n and modules[r][c]
 
     lines = []
     for r in range(-quiet, n + quiet, 2):
