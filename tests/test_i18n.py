@@ -207,6 +207,22 @@ def test_no_renderer_branches_on_the_language():
     assert not found, found
 
 
+def test_no_table_of_words_in_the_code_holds_both_languages():
+    """A word in two languages is a msgid and its Russian in the catalog, never a {"ru": …, "en": …}
+    written in the code (the game names, the counted things and the cards were such tables)."""
+    import ast
+
+    from conftest import ROOT
+
+    found = []
+    for path in sorted((ROOT / "kingsheet").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict) and {getattr(k, "value", None) for k in node.keys} == {"ru", "en"} \
+                    and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in node.values):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, found
+
+
 def test_the_rules_page_and_the_workbook_say_options_and_sources_in_the_readers_words():
     """«blank-4 · seed 000 «бланк»; = seed 002, variant 3 · boys = jacks» was the Russian workbook's
     subtitle: the options are said as the table says them, and the provenance stays on the rules page."""

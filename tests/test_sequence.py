@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import replace
 
 import pytest
 from test_verify import simulated
 
 from conftest import deal, game_text
 from kingsheet.core.game import Deal, GameFile
+from kingsheet.core.record import replace
 from kingsheet.core.rules import Order, Rules, Turn, load_rules, template_ids
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import read_game

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -11,6 +10,7 @@ from hypothesis import strategies as st
 
 from conftest import EXAMPLES, deal, game_text
 from kingsheet.core.game import Deal, GameFile
+from kingsheet.core.record import replace
 from kingsheet.core.rules import Kind, load_rules, template_ids
 from kingsheet.core.simulate import play_game
 from kingsheet.core.verify import verify

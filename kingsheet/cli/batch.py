@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kingsheet.core.problems import Unusable, one_line
+from kingsheet.core.record import Record
 
 
-@dataclass(frozen=True)
-class Checked:
+class Checked(Record):
     path: str
     code: int  # 0 consistent, 1 problems, 2 unusable
     errors: tuple[str, ...]  # lines for stderr

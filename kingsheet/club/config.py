@@ -25,7 +25,6 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ from typing import Any
 from kingsheet.core.i18n import _
 from kingsheet.core.money import MAX_TOTAL, check_currency, money_str, parse_decimal
 from kingsheet.core.problems import InputError
+from kingsheet.core.record import EMPTY_MAP, Record
 from kingsheet.core.tomltext import TomlProblem, parse
 
 CLUB_FILE = "club.toml"
@@ -40,15 +40,13 @@ MAX_CLUB_BYTES = 1024 * 1024
 MAX_NAME = 80
 
 
-@dataclass(frozen=True)
-class Season:
+class Season(Record):
     name: str
     start: dt.date
     end: dt.date
 
 
-@dataclass(frozen=True)
-class Payment:
+class Payment(Record):
     payer: str
     payee: str
     amount: Decimal
@@ -60,11 +58,10 @@ class Payment:
                 "date": self.date}
 
 
-@dataclass(frozen=True)
-class Club:
+class Club(Record):
     folder: Path
     name: str
-    aliases: Mapping[str, str] = field(default_factory=dict)  # a name as folded → the name the club uses
+    aliases: Mapping[str, str] = EMPTY_MAP  # a name as folded → the name the club uses
     seasons: tuple[Season, ...] = ()
     payments: tuple[Payment, ...] = ()
 

@@ -21,13 +21,13 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kingsheet.club.config import CLUB_FILE
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import StorageError, Unusable
+from kingsheet.core.record import Record
 
 INDEX_FILE = ".kingsheet-club.sqlite"
 SCHEMA = 4
@@ -50,8 +50,7 @@ CREATE INDEX IF NOT EXISTS games_date ON games(date);
 """
 
 
-@dataclass(frozen=True)
-class Updated:
+class Updated(Record):
     read: int  # files read and checked this time
     unchanged: int
     removed: int

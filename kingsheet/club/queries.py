@@ -13,7 +13,6 @@ import datetime as dt
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -22,10 +21,10 @@ from kingsheet.club.index import unpack
 from kingsheet.core.i18n import _
 from kingsheet.core.money import fewest_transfers, from_minor, money_str
 from kingsheet.core.problems import InputError
+from kingsheet.core.record import Record
 
 
-@dataclass(frozen=True)
-class Period:
+class Period(Record):
     start: dt.date | None = None
     end: dt.date | None = None
     rules: str | None = None

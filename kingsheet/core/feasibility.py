@@ -19,16 +19,15 @@ from __future__ import annotations
 import itertools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from kingsheet.core.i18n import _, ngettext
+from kingsheet.core.record import Record
 from kingsheet.core.rules import Game, Kind, Rules
 from kingsheet.core.vocabulary import card_word, count_word
 
 
-@dataclass(frozen=True)
-class _Space:
+class _Space(Record):
     by_value: dict[int, list[int]]  # a player's number -> encoded local tuples
     total: int  # the encoding of the deck's totals
 
@@ -173,8 +172,7 @@ def local_possible(rules: Rules, game_id: str, value: int) -> bool:
 CARD_CATEGORIES = ("hearts", "boys", "girls", "king")
 
 
-@dataclass(frozen=True)
-class _CountModel:
+class _CountModel(Record):
     """The deck seen through the card categories one game counts.
 
     Cards are grouped by which counted categories they belong to (K♥ is a heart, the King and,

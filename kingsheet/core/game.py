@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError, Problem, hidden, one_line
+from kingsheet.core.record import EMPTY_MAP, Record
 from kingsheet.core.rules import Kind, Order, Rules, RulesError, Turn, is_template_path, load_rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
@@ -30,8 +30,7 @@ DEAL_KEYS = {
 }
 
 
-@dataclass(frozen=True)
-class Deal:
+class Deal(Record):
     number: int
     game: str  # as written in the file
     points: tuple[int, ...] | None = None
@@ -52,8 +51,7 @@ DEAL_FIELDS = ("game", "orderer", "declarer", "contract", "bid", "buyer", "price
                "forced", "confirm")
 
 
-@dataclass(frozen=True)
-class GameFile:
+class GameFile(Record):
     rules: Rules
     rules_ref: str
     players: tuple[str, ...]
@@ -62,7 +60,7 @@ class GameFile:
     title: str | None = None
     date: str | None = None
     first_dealer: str | None = None
-    money: Mapping[str, Any] = field(default_factory=dict)
+    money: Mapping[str, Any] = EMPTY_MAP
     path: Path | None = None
 
     def dealer_of(self, number: int) -> str:

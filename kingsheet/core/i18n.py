@@ -119,6 +119,11 @@ def pgettext(context: str, message: str) -> str:
     return catalog(_active.get()).pgettext(context, message)
 
 
+def in_language(lang: str, pair: tuple[str, str]) -> str:
+    """A word of a table marked with ``NP_`` in ``lang`` (a sheet in another language than the messages')."""
+    return catalog(lang if lang in LANGUAGES else DEFAULT).pgettext(*pair)
+
+
 def NP_(context: str, message: str) -> tuple[str, str]:
     """Marks a message and its context for the catalog where it is defined (a table of words); it is
     translated where it is shown, by ``pgettext(*pair)``."""

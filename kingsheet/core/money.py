@@ -10,13 +10,13 @@ players, a greedy settlement above that, and the result says which).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from decimal import ROUND_FLOOR, Decimal, Inexact, InvalidOperation, localcontext
 from typing import Any
 
 from kingsheet.core.game import text_problem
 from kingsheet.core.i18n import _, language
 from kingsheet.core.problems import InputError, one_line
+from kingsheet.core.record import Record
 from kingsheet.core.report import Report
 
 # ISO 4217 codes a table is likely to play for: minor-unit digits and the sign printed after amounts
@@ -32,8 +32,7 @@ METHODS = ("pairwise", "pot")
 EXACT_LIMIT = 16
 
 
-@dataclass(frozen=True)
-class Transfer:
+class Transfer(Record):
     payer: str
     payee: str
     amount: Decimal
@@ -42,8 +41,7 @@ class Transfer:
         return {"from": self.payer, "to": self.payee, "amount": money_str(self.amount)}
 
 
-@dataclass(frozen=True)
-class Settlement:
+class Settlement(Record):
     method: str
     stake: Decimal
     currency: str
@@ -54,7 +52,7 @@ class Settlement:
     settled: Mapping[str, Decimal]  # balances after --round (= balances without it)
     rounding: Decimal | None = None
     exact: bool = True  # False when the fewest-transfers search fell back to the greedy rule
-    notes: tuple[str, ...] = field(default_factory=tuple)
+    notes: tuple[str, ...] = ()
 
     @property
     def symbol(self) -> str:

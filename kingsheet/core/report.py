@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from kingsheet.core.game import Deal, GameFile
 from kingsheet.core.problems import Problem
+from kingsheet.core.record import Record
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(Record):
     deal: Deal
     game_id: str | None
     cells: tuple[int, ...] | None
@@ -25,8 +24,7 @@ class Row:
         return not self.problems
 
 
-@dataclass(frozen=True)
-class Totals:
+class Totals(Record):
     minus: int
     plus: int
 
@@ -35,8 +33,7 @@ class Totals:
         return self.minus + self.plus
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(Record):
     game: GameFile
     rows: tuple[Row, ...]
     problems: tuple[Problem, ...]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
@@ -19,8 +18,9 @@ from typing import Any
 from kingsheet.core.i18n import _, language
 from kingsheet.core.problems import hidden, one_line
 from kingsheet.core.problems import num as num_text
+from kingsheet.core.record import EMPTY_MAP, Record, replace
 from kingsheet.core.tomltext import TomlProblem, parse
-from kingsheet.core.vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, fold
+from kingsheet.core.vocabulary import BASE_GAMES, CATEGORIES, GAME_LABELS, LAST_ONE_LABEL, fold, in_every_language
 
 SUITS = ("S", "C", "D", "H")
 
@@ -62,7 +62,6 @@ SUIT_NAMES = {
     "S": ("s", "spades", "пики", "пика", "♠"), "C": ("c", "clubs", "трефы", "трефа", "крести", "♣"),
     "D": ("d", "diamonds", "бубны", "бубна", "♦"), "H": ("h", "hearts", "черви", "червы", "♥"),
 }
-LAST_ONE_LABELS = {"ru": "Последняя", "en": "The last trick"}  # «две последние» with last = one
 MAX_TEMPLATE_BYTES = 256 * 1024
 MAX_OPTION_COMBINATIONS = 64  # `rules --check` resolves every one
 MAX_CARD_SHARES = 100_000  # forms of one player's share of a card-value game's scoring cards
@@ -88,8 +87,7 @@ def template_ids() -> list[str]:
     return sorted(p.stem for p in template_dir().glob("*.toml"))
 
 
-@dataclass(frozen=True)
-class Template:
+class Template(Record):
     """A template file as read, before options are chosen."""
 
     id: str
@@ -115,8 +113,7 @@ class Template:
         return out
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(Record):
     """One row kind of the sheet: what it counts, with which sign and unit, and its total."""
 
     id: str
@@ -125,7 +122,7 @@ class Game:
     units: Mapping[str, int]  # category -> points a unit, without sign
     counts: Mapping[str, int]  # category -> how many units the deal holds
     labels: Mapping[str, str]
-    card_values: Mapping[str, int] = field(default_factory=dict)  # "cards": card -> signed points
+    card_values: Mapping[str, int] = EMPTY_MAP  # "cards": card -> signed points
     moon: int | None = None  # "cards": taking every scoring card scores this instead (omnibus)
     choose_suit: bool = False  # "cards": the penalty suit is chosen each deal (contract), −1 a card
     bid: bool = False  # "cards": the auction's winner also writes his bid
@@ -160,8 +157,7 @@ class Game:
         return self.sign * sum(self.units[c] * taken.get(c, 0) for c in self.units)
 
 
-@dataclass(frozen=True)
-class Deck:
+class Deck(Record):
     cards: tuple[str, ...]
     players: int
     talon: int
@@ -197,8 +193,7 @@ class Deck:
         return sum(self.is_in(c, category) for c in self.cards)
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(Record):
     """A template with its options chosen: everything the verifier and the sheets need."""
 
     template: Template
@@ -268,7 +263,7 @@ class Rules:
                 names.setdefault(fold(label), gid)
         for gid, game in self.games.items():  # "Взятки+" for the positive mirror
             if game.sign > 0:
-                for label in GAME_LABELS[base(gid)].values():
+                for label in in_every_language(GAME_LABELS[base(gid)]).values():
                     names.setdefault(fold(label) + "+", gid)
         return names
 
@@ -651,7 +646,7 @@ def _build_games(raw: Mapping[str, Any], deck: Deck, units: Mapping[str, int], s
             say(_("{where}: game {gid} counts {zero}, which the deck does not hold").format(where=where, gid=gid, zero=zero[0]))
             continue
         labels = dict(labels_raw.get(gid) or labels_raw.get(b) or
-                      (LAST_ONE_LABELS if b == "last" and deck.last_tricks == 1 else GAME_LABELS[b]))
+                      in_every_language(LAST_ONE_LABEL if b == "last" and deck.last_tricks == 1 else GAME_LABELS[b]))
         negative = games.get(b)
         if sign > 0 and b != "trumps" and negative is not None and gid not in labels_raw and \
                 dict(negative.labels) == labels:
@@ -759,7 +754,7 @@ def _penalty_game(raw: Mapping[str, Any], deck: Deck, where: str, err: Callable[
     unknown = sorted(set(spec) - {"label", "cards", "moon", "choose_suit", "bid"})
     if unknown:
         err(_("{where}: penalty has unknown key {unknown}").format(where=where, unknown=', '.join(unknown)))
-    labels = spec.get("label") or {"ru": "Сдача", "en": "Deal"}
+    labels = spec.get("label") or in_every_language(GAME_LABELS["penalty"])
     values: dict[str, int] = {}
     choose = bool(spec.get("choose_suit", False))
     patterns = spec.get("cards", {})

@@ -14,21 +14,20 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from kingsheet.core.game import GameFile
 from kingsheet.core.i18n import _, language, ngettext
 from kingsheet.core.problems import Problem, num
+from kingsheet.core.record import Record
 from kingsheet.core.report import Row
 from kingsheet.core.rules import Kind, Order, Rules, Turn, base
-from kingsheet.core.vocabulary import GAME_LABELS
+from kingsheet.core.vocabulary import game_word
 
 #: Rows past this many more than the template's slots are extra deals without aligning them.
 _SLACK = 16
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(Record):
     """One step of an alignment: ``op`` is match, wrong, swap (row and row + 1 with slot and
     slot + 1 crossed), missing (slot has no row; ``row`` is the row it is missing before) or
     extra (row has no slot)."""
@@ -110,7 +109,7 @@ def label(rules: Rules, gid: str | None, lang: str | None = None) -> str:
     if gid is None:
         return "?"
     game = rules.games.get(gid)
-    return game.label(lang) if game else GAME_LABELS.get(base(gid), {}).get(lang or language(), gid)
+    return game.label(lang) if game else game_word(base(gid), lang or language())
 
 
 class _Problems:

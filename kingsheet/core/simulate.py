@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from kingsheet.core.record import Record
 from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.scoring import hearts_lead_forbidden
 
 
-@dataclass(frozen=True)
-class Played:
+class Played(Record):
     game: str
     taken: tuple[dict[str, int], ...]  # per player, category -> count
     points: tuple[int, ...]

@@ -7,7 +7,6 @@ a whole (exact for Ералаш); 4. ИТОГО (−), ИТОГО (+) and ИТО
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from kingsheet.core.feasibility import (
@@ -21,6 +20,7 @@ from kingsheet.core.feasibility import (
 from kingsheet.core.game import Deal, GameFile
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import Problem, num
+from kingsheet.core.record import replace
 from kingsheet.core.report import Report, Row, Totals
 from kingsheet.core.rules import SUIT_NAMES, Game, Kind, Rules
 from kingsheet.core.scoring import bid_row_total, declarer_tricks, is_rospis, rospis_each, undo_buyout

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from kingsheet.core.i18n import NP_, language
+from kingsheet.core.i18n import LANGUAGES, NP_, in_language, pgettext
 
 #: What is counted in one deal, in the order of the paper blank.
 CATEGORIES: tuple[str, ...] = ("tricks", "hearts", "boys", "girls", "king", "last")
@@ -15,17 +15,20 @@ CATEGORIES: tuple[str, ...] = ("tricks", "hearts", "boys", "girls", "king", "las
 #: Single games are the categories; Ералаш counts all six; trumps count tricks at their own unit.
 BASE_GAMES: tuple[str, ...] = (*CATEGORIES, "eralash", "trumps", "penalty")
 
-GAME_LABELS: dict[str, dict[str, str]] = {
-    "tricks": {"ru": "Взятки", "en": "Tricks"},
-    "hearts": {"ru": "Черви", "en": "Hearts"},
-    "boys": {"ru": "Мальчики", "en": "Boys"},
-    "girls": {"ru": "Девочки", "en": "Girls"},
-    "king": {"ru": "Кинг", "en": "King"},
-    "last": {"ru": "Две последние", "en": "Last two"},
-    "eralash": {"ru": "Ералаш", "en": "Eralash"},
-    "trumps": {"ru": "Козыри", "en": "Trumps"},
-    "penalty": {"ru": "Сдача", "en": "Deal"},
+#: A game's name on the sheet, in the catalog under the context «game» (a template may give its own).
+GAME_LABELS: dict[str, tuple[str, str]] = {
+    "tricks": NP_("game", "Tricks"),
+    "hearts": NP_("game", "Hearts"),
+    "boys": NP_("game", "Boys"),
+    "girls": NP_("game", "Girls"),
+    "king": NP_("game", "King"),
+    "last": NP_("game", "Last two"),
+    "eralash": NP_("game", "Eralash"),
+    "trumps": NP_("game", "Trumps"),
+    "penalty": NP_("game", "Deal"),
 }
+#: «Две последние» where a deck has only one last trick.
+LAST_ONE_LABEL = NP_("game", "The last trick")
 
 #: Names a person may type for a count key in ``--taken`` or ``taken = [...]``.
 CATEGORY_ALIASES: dict[str, str] = {
@@ -38,33 +41,44 @@ CATEGORY_ALIASES: dict[str, str] = {
     "l": "last",
 }
 
-#: What is counted, as a message names it («Аня: мальчики — 3, а в сдаче их 2»).
-COUNT_WORDS: dict[str, dict[str, str]] = {
-    "tricks": {"ru": "взятки", "en": "tricks"},
-    "hearts": {"ru": "черви", "en": "hearts"},
-    "boys": {"ru": "мальчики", "en": "boys"},
-    "girls": {"ru": "девочки", "en": "girls"},
-    "king": {"ru": "Кинг", "en": "the King"},
-    "last": {"ru": "последние взятки", "en": "last tricks"},
-    "trumps": {"ru": "взятки", "en": "tricks"},
+#: What is counted, as a message names it («Аня: мальчики — 3, а в сдаче их 2»), context «count».
+COUNT_WORDS: dict[str, tuple[str, str]] = {
+    "tricks": NP_("count", "tricks"),
+    "hearts": NP_("count", "hearts"),
+    "boys": NP_("count", "boys"),
+    "girls": NP_("count", "girls"),
+    "king": NP_("count", "the King"),
+    "last": NP_("count", "last tricks"),
+    "trumps": NP_("count", "tricks"),
 }
 
-#: One card of a counted kind («K♥ — черва и мальчик»).
-CARD_WORDS: dict[str, dict[str, str]] = {
-    "hearts": {"ru": "черва", "en": "a heart"},
-    "boys": {"ru": "мальчик", "en": "a boy"},
-    "girls": {"ru": "девочка", "en": "a girl"},
-    "king": {"ru": "Кинг", "en": "the King"},
+#: One card of a counted kind («K♥ — черва и мальчик»), context «card».
+CARD_WORDS: dict[str, tuple[str, str]] = {
+    "hearts": NP_("card", "a heart"),
+    "boys": NP_("card", "a boy"),
+    "girls": NP_("card", "a girl"),
+    "king": NP_("card", "the King"),
 }
 
 
 def count_word(cat: str) -> str:
     """What is counted, in the language of the messages."""
-    return COUNT_WORDS[cat][language()]
+    return pgettext(*COUNT_WORDS[cat])
 
 
 def card_word(cat: str) -> str:
-    return CARD_WORDS[cat][language()]
+    return pgettext(*CARD_WORDS[cat])
+
+
+def game_word(game: str, lang: str) -> str:
+    """A base game's own name (``tricks``, ``eralash``…) in ``lang``; the id itself if it has none."""
+    pair = GAME_LABELS.get(game)
+    return in_language(lang, pair) if pair else game
+
+
+def in_every_language(pair: tuple[str, str]) -> dict[str, str]:
+    """A word of the catalog in each language kingsheet speaks (a game's labels, read in either)."""
+    return {lang: in_language(lang, pair) for lang in LANGUAGES}
 
 
 #: A unit's phrase in the legend («−2 за взятку»), in the catalog under the context «unit».

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError, Problem
+from kingsheet.core.record import Record
 from kingsheet.core.report import Report
 from kingsheet.core.tomltext import parse
 from kingsheet.core.verify import verify
@@ -44,8 +44,7 @@ class Stale(InputError):
         self.seen, self.now = seen, now
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(Record):
     report: Report
     number: int  # the deal that was added, edited or removed
 

@@ -7,11 +7,11 @@ numbers and the checks' verdict per row.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from kingsheet.core.i18n import _, ngettext, pgettext, speaks
 from kingsheet.core.problems import num, one_line
+from kingsheet.core.record import Record
 from kingsheet.core.report import Report
 from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.scoring import no_hearts_lead_games
@@ -67,8 +67,7 @@ def penalty_lines(game: Any, lang: str) -> list[str]:
     return lines
 
 
-@dataclass(frozen=True)
-class SheetRow:
+class SheetRow(Record):
     number: int
     game: str  # label, or "" on an ordered blank
     game_id: str | None
@@ -161,7 +160,7 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
 @speaks
 def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
     """The legend of units: «Взятки: −2 за взятку; …», the boys option named."""
-    from kingsheet.core.vocabulary import BOYS_PHRASES, GAME_LABELS, UNIT_PHRASES
+    from kingsheet.core.vocabulary import BOYS_PHRASES, UNIT_PHRASES, game_word
 
     penalty = rules.games.get("penalty")
     if penalty is not None:
@@ -174,7 +173,7 @@ def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
             signs.setdefault(cat, set()).add(g.sign)
     lines = []
     for cat, u in seen.items():
-        label = GAME_LABELS["tricks" if cat == "trumps" else cat].get(lang, cat)
+        label = game_word("tricks" if cat == "trumps" else cat, lang)
         if cat == "trumps":
             trump_game = next(g for g in rules.games.values() if g.kind is Kind.TRUMPS)
             label = trump_game.label(lang)

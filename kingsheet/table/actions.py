@@ -94,6 +94,7 @@ def _game_info(rules: Any, g: Any, lang: str) -> dict[str, Any]:
 
 def words(lang: str) -> dict[str, str]:
     """The page's own words, from the catalog."""
+    from kingsheet.core.i18n import in_language
     from kingsheet.core.vocabulary import COUNT_WORDS
     from kingsheet.render.labels import word
 
@@ -140,8 +141,8 @@ def words(lang: str) -> dict[str, str]:
         "template_in": _("or a house template (.toml)"), "no_games": _("No games on this phone yet."),
         "deals_of": _("{deals} of {total} deals"),
     }
-    for cat, names in COUNT_WORDS.items():
-        out[f"count_{cat}"] = names.get(lang, names["en"])
+    for cat, pair in COUNT_WORDS.items():
+        out[f"count_{cat}"] = in_language(lang, pair)
     return out
 
 

@@ -5,16 +5,16 @@ of `serve` and the phone app."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from kingsheet.core.record import Record
 
 if TYPE_CHECKING:
     from kingsheet.core.money import Settlement
     from kingsheet.core.report import Report
 
 
-@dataclass(frozen=True)
-class Format:
+class Format(Record):
     suffix: str
     media: str
     write: Callable[[Report, Settlement | None, str], bytes]
