@@ -145,6 +145,8 @@ def main() -> None:
             killed += dead
             if not dead:
                 survived.append(Mutant(module, getattr(node, "lineno", 0), what, k))
+            print(f"  {module} {total}: line {getattr(node, 'lineno', 0)} {what}: {'killed' if dead else 'SURVIVED'}",
+                  file=sys.stderr, flush=True)
         n = len(points)
         print(f"{module}: {n - len(survived)} of {n} mutants killed" + (f" ({100 * (n - len(survived)) / n:.0f}%)"
                                                                      if n else ""))

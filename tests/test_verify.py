@@ -349,3 +349,12 @@ def test_the_quick_row_check_agrees_with_the_problems_it_skips_wording(tid, seed
     row = tuple(cells)
     assert row_possible(rules, game, row, players, number=k + 1) == (
         not row_problems(rules, game, row, players, number=k + 1)), (tid, game, row)
+
+
+def test_every_kind_of_game_has_its_row_checks():
+    """The checks of a row are looked up by the kind of its game: a kind without an entry would
+    pass every row unchecked, so the table covers them all."""
+    from kingsheet.core.rules import Kind
+    from kingsheet.core.verify import ROW_CHECKS
+
+    assert set(ROW_CHECKS) == set(Kind)

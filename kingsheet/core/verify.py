@@ -6,7 +6,7 @@ a whole (exact for Ералаш); 4. ИТОГО (−), ИТОГО (+) and ИТО
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from kingsheet.core.feasibility import (
@@ -20,7 +20,7 @@ from kingsheet.core.feasibility import (
 from kingsheet.core.game import Deal, GameFile
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import Problem, num
-from kingsheet.core.record import replace
+from kingsheet.core.record import Record, replace
 from kingsheet.core.report import Report, Row, Totals
 from kingsheet.core.rules import SUIT_NAMES, Game, Kind, Rules
 from kingsheet.core.scoring import bid_row_total, declarer_tricks, is_rospis, rospis_each, undo_buyout
@@ -75,9 +75,25 @@ def suit_of(contract: str | None) -> str | None:
     return None
 
 
-def _check_card_row(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...],
-                    deal: Deal) -> int | None:
+class RowAt(Record):
+    """What a check of one row reads: the rules, the row's game, the deal, its cells (points, or
+    points from what each player took) and the players in seating order."""
+
+    rules: Rules
+    game: Game
+    deal: Deal
+    cells: tuple[int, ...]
+    players: tuple[str, ...]
+
+
+#: A check of one row (groups 1–3): the row in, its problems said into the deal's collector; it
+#: returns the row's expected total (None when it cannot be known).
+RowCheck = Callable[[RowAt, "_Deal"], int | None]
+
+
+def _check_card_row(row: RowAt, chk: _Deal) -> int | None:
     """A Tier-2 deal: the cells must be a split of the scoring cards (or the moon, or a chosen suit)."""
+    game, cells, rules, players, deal = row.game, row.cells, row.rules, row.players, row.deal
     if game.choose_suit:
         suit = suit_of(deal.contract)
         if suit is None:
@@ -118,28 +134,50 @@ def _check_card_row(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal
     return expected
 
 
-def _check_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...],
-                 deal: Deal) -> int | None:
-    """Groups 1–3 for one row; returns the row's expected total (None when it cannot be known)."""
-    if game.kind is Kind.CARDS:
-        return _check_card_row(game, cells, rules, chk, players, deal)
-    if game.kind is Kind.TRUMPS:
-        expected = _check_trump_row(game, cells, rules, chk, players, deal)
-    else:
-        _check_point_cells(game, cells, rules, chk, players)
-        expected = game.total
-    _check_row_sum(game, cells, expected, chk, players)
-    if game.kind is Kind.ERALASH and not chk.problems:
-        _check_eralash_split(game, cells, rules, chk)
+def _points_row(row: RowAt, chk: _Deal) -> int:
+    """A deal of a single game: each cell on its own, then the row's sum."""
+    _check_point_cells(row, chk)
+    _check_row_sum(row, row.game.total, chk)
+    return row.game.total
+
+
+def _eralash_row(row: RowAt, chk: _Deal) -> int:
+    """Ералаш: as a single game, then (when nothing else is wrong) the row as a whole, exactly."""
+    expected = _points_row(row, chk)
+    if not chk.problems and not eralash_possible(row.rules, row.game.id, list(row.cells)):
+        chk.add("cell-impossible", _("no split of the cards and tricks gives these cells"))
     return expected
 
 
-def _check_point_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...]) -> None:
+def _trumps_row(row: RowAt, chk: _Deal) -> int:
+    """A trump deal: its cells as played, then the row's sum (which a bid may change)."""
+    expected = _check_trump_row(row, chk)
+    _check_row_sum(row, expected, chk)
+    return expected
+
+
+#: The checks of a row, by the kind of its game: a new kind of game is one entry here.
+ROW_CHECKS: dict[Kind, RowCheck] = {
+    Kind.SINGLE: _points_row,
+    Kind.ERALASH: _eralash_row,
+    Kind.TRUMPS: _trumps_row,
+    Kind.CARDS: _check_card_row,
+}
+
+
+def _check_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...],
+                 deal: Deal) -> int | None:
+    """Groups 1–3 for one row; returns the row's expected total (None when it cannot be known)."""
+    return ROW_CHECKS[game.kind](RowAt(rules, game, deal, cells, players), chk)
+
+
+def _check_point_cells(row: RowAt, chk: _Deal) -> None:
     """Each cell alone: its sign, within the row's total, a multiple of the unit (all or nothing for
     the King or a single last trick), and for Ералаш a number one player can take."""
+    game, rules = row.game, row.rules
     step = min(game.units.values()) if game.kind is Kind.SINGLE else None
     top = abs(game.total)
-    for who, cell in zip(players, cells):
+    for who, cell in zip(row.players, row.cells):
         value = game.sign * cell
         if cell and value < 0:
             chk.add("cell-sign", _("{who}: {cell} has the wrong sign").format(who=who, cell=num(cell)), who, actual=cell)
@@ -159,28 +197,22 @@ def _check_point_cells(game: Game, cells: tuple[int, ...], rules: Rules, chk: _D
                     actual=cell)
 
 
-def _check_row_sum(game: Game, cells: tuple[int, ...], expected: int, chk: _Deal, players: tuple[str, ...]) -> None:
+def _check_row_sum(row: RowAt, expected: int, chk: _Deal) -> None:
     """The row adds up to its total; where several players are each written the whole of a game
     one player takes (the King written twice), they are named."""
-    total = sum(cells)
+    total = sum(row.cells)
     if total == expected:
         return
-    whole = [who for who, cell in zip(players, cells) if cell == expected] if game.kind is Kind.SINGLE else []
+    whole = [who for who, cell in zip(row.players, row.cells) if cell == expected] if row.game.kind is Kind.SINGLE else []
     why = (_(": {whole} are each written the whole {expected}, which one player takes").format(whole=_(' and ').join(whole), expected=num(expected))
            if len(whole) > 1 else "")
     chk.add("row-sum", _("row sums to {total}, expected {expected}{why}").format(total=num(total), expected=num(expected), why=why), expected=expected, actual=total)
 
 
-def _check_eralash_split(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal) -> None:
-    """The row as a whole: some split of the deck's cards and tricks gives exactly these cells."""
-    if not eralash_possible(rules, game.id, list(cells)):
-        chk.add("cell-impossible", _("no split of the cards and tricks gives these cells"))
-
-
-def _check_trump_row(game: Game, cells: tuple[int, ...], rules: Rules, chk: _Deal, players: tuple[str, ...],
-                     deal: Deal) -> int:
+def _check_trump_row(row: RowAt, chk: _Deal) -> int:
     """A trump deal: a buyout only where the rules have one, each cell as played, the row's total
     with the bid taken off where the trump is bid for, and роспись. Returns the row's total."""
+    game, cells, rules, players, deal = row.game, row.cells, row.rules, row.players, row.deal
     unit = game.units["trumps"]
     if (deal.buyer or deal.price is not None) and not rules.buyout:
         chk.add("buyout", _("these rules have no buyout (торговля): buyer and price are not part of them"))
