@@ -92,7 +92,7 @@ def bench_verify(quick: bool) -> None:
 
 def bench_eralash(quick: bool) -> None:
     from kingsheet.core.feasibility import _ROWS, _SPACES, _space, eralash_possible
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
 
     for tid, opts in [("blank-4", {}), ("king-14-alt", {}), ("three-30", {}), ("classic-52", {"eralash": "yes"})]:
         rules = load_rules(tid, opts)
@@ -123,7 +123,7 @@ def bench_counted(quick: bool) -> None:
     """Counted Ералаш rows (``taken``): real deals of the deck and the same rows with counts moved
     between players (mostly impossible), each checked with the row cache cleared."""
     from kingsheet.core.feasibility import _ROWS, _SPACES, _count_model, counts_possible
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
 
     cats = ("tricks", "hearts", "boys", "girls", "king", "last")
     for tid, opts in [("blank-4", {"boys": "jacks"}), ("blank-4", {"boys": "kings"}),
@@ -290,7 +290,7 @@ def bench_xlsx(quick: bool) -> None:
 def bench_batch(quick: bool) -> None:
     count = 1000 if quick else 10_000
     sys.path.insert(0, str(ROOT / "examples"))
-    from kingsheet.core.rules import template_ids
+    from kingsheet.files.templates import template_ids
     from make_examples import write_example
 
     ids = template_ids()

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from kingsheet.core.rules import load_rules, template_ids
 from kingsheet.core.simulate import play_game
+from kingsheet.files.templates import load_rules, template_ids
 
 HERE = Path(__file__).parent
 NAMES = ["Аня", "Боря", "Вася", "Галя", "Дима", "Женя"]

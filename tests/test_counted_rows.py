@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 
 from conftest import game_text
 from kingsheet.core.feasibility import counts_possible
-from kingsheet.core.rules import Rules, load_rules, template_ids
+from kingsheet.core.rules import Rules
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import read_game
+from kingsheet.files.templates import load_rules, template_ids
 
 CARD_CATS = ("hearts", "boys", "girls", "king")
 SEQUENCE = ("wrong-order", "extra-deal", "missing-deal")  # these sheets are fragments of a game

@@ -6,9 +6,9 @@ import pytest
 
 from conftest import EXAMPLES, ROOT
 from kingsheet.cli.app import app
-from kingsheet.core.rules import template_ids
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import load_game
+from kingsheet.files.templates import template_ids
 
 GAMES = sorted(EXAMPLES.glob("*.toml"))
 MISTAKES = sorted((EXAMPLES / "mistakes").glob("*.toml"))

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kingsheet.core.feasibility import eralash_possible
-from kingsheet.core.rules import load_rules
 from kingsheet.core.simulate import play_deal
+from kingsheet.files.templates import load_rules
 
 BLANK = load_rules("blank-4")  # boys = jacks
 

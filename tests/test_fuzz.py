@@ -20,7 +20,8 @@ from kingsheet.cli.app import app
 from kingsheet.core.entry import parse_taken_spec
 from kingsheet.core.money import parse_totals, settle
 from kingsheet.core.problems import InputError
-from kingsheet.core.rules import RulesError, read_template, resolve
+from kingsheet.core.rules import RulesError
+from kingsheet.core.templates import read_template, resolve
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import read_game
 from kingsheet.files.importers.csv import read_csv

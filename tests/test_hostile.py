@@ -474,8 +474,8 @@ def test_a_game_padded_with_megabytes_of_comments_takes_a_deal_edit_and_undo(tmp
 def test_a_thousand_deal_eight_player_template_checks_and_prints_in_bounded_memory(tmp_path):
     import random
 
-    from kingsheet.core.rules import load_rules
     from kingsheet.core.simulate import play_game
+    from kingsheet.files.templates import load_rules
 
     template = (tmp_path / "e8.toml")
     template.write_text('format = 1\nid = "e8"\nname = "E8"\nplayers = 8\norder = "fixed"\n\n[deck]\nranks = '

@@ -8,9 +8,10 @@ import pytest
 
 from conftest import EXAMPLES, ROOT
 from kingsheet.cli.app import app
-from kingsheet.core.rules import explain, load_rules
+from kingsheet.core.templates import explain
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import load_game
+from kingsheet.files.templates import load_rules
 
 HOUSE = EXAMPLES / "house"
 

@@ -175,11 +175,12 @@ def test_renderers_speak_the_language_they_are_given(tmp_path):
     from kingsheet.core.game import build_game
     from kingsheet.core.tomltext import parse
     from kingsheet.core.verify import verify
+    from kingsheet.files.templates import rules_beside
     from kingsheet.render.money import settlement_text
     from kingsheet.render.text import sheet_text
 
     text = game_text(deals=deal("tricks", [-4, -6, -2, -4]))
-    report = verify(build_game(parse(text), "g.toml", None, tmp_path))
+    report = verify(build_game(parse(text), "g.toml", None, rules_beside(tmp_path)))
     with i18n.speaking("ru"):
         assert "played" in sheet_text(report, "en") and "сыграно" not in sheet_text(report, "en")
         s = settle({"Аня": 15, "Боря": -15}, Decimal("0.05"))
@@ -230,7 +231,7 @@ def test_the_rules_page_and_the_workbook_say_options_and_sources_in_the_readers_
 
     from openpyxl import load_workbook
 
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
     from kingsheet.render.text import describe_rules
     from kingsheet.render.xlsx import blank_xlsx
 

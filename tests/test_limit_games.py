@@ -7,9 +7,9 @@ import pytest
 from conftest import EXAMPLES, deal, game_text
 from kingsheet.cli.app import app
 from kingsheet.core.feasibility import cards_possible
-from kingsheet.core.rules import load_rules
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import load_game, read_game
+from kingsheet.files.templates import load_rules
 
 
 def report(rules: str, deals: str):

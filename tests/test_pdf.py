@@ -14,9 +14,9 @@ from conftest import EXAMPLES
 from kingsheet.cli.app import app
 from kingsheet.core.money import settlement_of
 from kingsheet.core.problems import num
-from kingsheet.core.rules import load_rules, template_ids
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import load_game
+from kingsheet.files.templates import load_rules, template_ids
 from kingsheet.render.pdf import FONT_DIR, blank_pdf, sheet_pdf
 from kingsheet.render.sheet import reminders, unit_lines
 
@@ -330,7 +330,7 @@ def test_the_trump_bidding_blank_says_only_what_its_rules_hold():
 
     from pypdf import PdfReader
 
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
     from kingsheet.render.pdf import blank_pdf
 
     text = PdfReader(io.BytesIO(blank_pdf(load_rules("trump-bidding"), lang="ru"))).pages[0].extract_text()

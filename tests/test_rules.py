@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from kingsheet.core.rules import RulesError, explain, load_rules, read_template, resolve, template_dir, template_ids
+from kingsheet.core.rules import RulesError
+from kingsheet.core.templates import explain, read_template, resolve
+from kingsheet.files.templates import load_rules, template_dir, template_ids
 
 EXPECTED_IDS = {
     "blank-4", "symmetric", "replay-8", "short", "king-14", "king-14-alt", "ordered", "ordered-56",

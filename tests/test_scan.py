@@ -200,7 +200,7 @@ def test_pages_of_two_blanks_are_not_one_game(tmp_path):
 def test_rows_to_confirm_are_asked_about_at_a_terminal(tmp_path):
     """Enter keeps the first reading, a number picks another, a typed row is checked by the rules
     (a wrong one is asked again), "-" leaves the row marked in the file."""
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
     from kingsheet.scan.choose import Option, RowChoice
     from kingsheet.scan.game import confirm, game_text
     from kingsheet.scan.page import Code
@@ -222,7 +222,7 @@ def test_rows_to_confirm_are_asked_about_at_a_terminal(tmp_path):
 
 
 def test_on_an_ordered_blank_a_row_to_confirm_shows_the_games_and_may_be_typed_with_its_game():
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
     from kingsheet.scan.choose import Option, RowChoice
     from kingsheet.scan.game import confirm, game_text
     from kingsheet.scan.page import Code
@@ -529,7 +529,7 @@ def test_omnibus_cells_take_the_sign_the_rules_allow_and_a_row_both_signs_allow_
     rows allow one way only; −16 8 0 −8 and −16 −8 0 8 both make a deal, so such a row is asked
     about, the two readings equally likely. bidding-77's rows hold a bid and a suit: refused in one
     sentence, before any cell is read."""
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
     from kingsheet.scan.choose import Reading, choose_row, written_sign
     from kingsheet.scan.page import Unreadable
     from kingsheet.scan.reader import _readable_to_limit, read_sheet
@@ -637,7 +637,7 @@ def test_the_summary_and_the_file_say_what_each_row_and_the_totals_came_to():
     which the rules allow (kept as read, forced); and each thing the totals can say."""
     from dataclasses import replace
 
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
     from kingsheet.scan.choose import Option, RowChoice, TotalsCheck
     from kingsheet.scan.game import row_fields, summary
     from kingsheet.scan.page import Code
@@ -672,7 +672,7 @@ def test_the_summary_and_the_file_say_what_each_row_and_the_totals_came_to():
 
 
 def test_a_row_typed_at_the_terminal_that_is_not_a_row_is_asked_again(tmp_path):
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
     from kingsheet.scan.choose import Option, RowChoice
     from kingsheet.scan.game import confirm
     from kingsheet.scan.page import Code
@@ -834,7 +834,7 @@ def test_a_game_number_11_written_with_its_ones_touching_is_also_read_as_11():
 
 def test_a_row_in_doubt_with_its_sheet_says_why_in_the_summary_and_the_file():
     from kingsheet.core.i18n import speaking
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
     from kingsheet.scan.choose import READS_BADLY, TOTALS_DISAGREE, Option, RowChoice
     from kingsheet.scan.game import row_fields, summary
     from kingsheet.scan.page import Code
@@ -860,7 +860,7 @@ def test_a_row_to_confirm_says_why_in_a_few_words():
     the rules had to change what the reader read (what it read); or the reader itself found the
     handwriting unlikely. Never "100 % sure" for a row it asks about."""
     from kingsheet.core.i18n import speaking
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
     from kingsheet.scan.choose import Option, RowChoice
     from kingsheet.scan.game import row_fields, summary
     from kingsheet.scan.page import Code

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from kingsheet.core.rules import load_rules
+from kingsheet.files.templates import load_rules
 from kingsheet.render.pdf import MARK_AT_MM, MARK_MM, blank_pdf, scan_code
 
 np = pytest.importorskip("numpy")

@@ -9,9 +9,10 @@ import random
 
 import pytest
 
-from kingsheet.core.rules import Kind, load_rules, template_ids
+from kingsheet.core.rules import Kind
 from kingsheet.core.scoring import cell_sign
 from kingsheet.core.simulate import play_game
+from kingsheet.files.templates import load_rules, template_ids
 from kingsheet.scan.choose import CONFIRMED, SURE, SURE_CHANGED, Reading, choose_row, signed
 
 # digits a hand and a reader confuse (both ways)

@@ -17,9 +17,10 @@ from test_verify import simulated
 from conftest import deal, game_text
 from kingsheet.core.game import Deal, GameFile
 from kingsheet.core.record import replace
-from kingsheet.core.rules import Order, Rules, Turn, load_rules, template_ids
+from kingsheet.core.rules import Order, Rules, Turn
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import read_game
+from kingsheet.files.templates import load_rules, template_ids
 
 SEQUENCE = {"wrong-order", "missing-deal", "extra-deal"}
 

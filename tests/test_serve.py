@@ -332,7 +332,7 @@ def test_assets_are_a_fixed_list(client):
     ("domino", "penalty", []),
 ])
 def test_the_form_asks_for_what_the_rules_need(tmp_path, tid, game, extras):
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
 
     path = tmp_path / "g.toml"
     n = load_rules(tid).players

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kingsheet.core import verify as v
 from kingsheet.core.game import Deal
-from kingsheet.core.rules import load_rules
+from kingsheet.files.templates import load_rules
 
 BLANK = load_rules("blank-4")
 PLAYERS = ("Аня", "Боря", "Вася", "Галя")

@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 from conftest import EXAMPLES, deal, game_text
 from kingsheet.core.game import Deal, GameFile
 from kingsheet.core.record import replace
-from kingsheet.core.rules import Kind, load_rules, template_ids
+from kingsheet.core.rules import Kind
 from kingsheet.core.simulate import play_game
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import read_game
+from kingsheet.files.templates import load_rules, template_ids
 
 NAMES = ("Аня", "Боря", "Вася", "Галя", "Дима", "Женя")
 

@@ -13,11 +13,11 @@ from openpyxl import Workbook, load_workbook
 from conftest import EXAMPLES, game_text
 from kingsheet.cli.app import app
 from kingsheet.core.problems import InputError
-from kingsheet.core.rules import load_rules, template_ids
 from kingsheet.core.verify import verify
 from kingsheet.files.gamefile import load_game
 from kingsheet.files.importers.csv import read_csv, write_csv
 from kingsheet.files.importers.xlsx import read_xlsx
+from kingsheet.files.templates import load_rules, template_ids
 from kingsheet.render.xlsx import blank_xlsx, sheet_xlsx
 
 

@@ -70,7 +70,7 @@ def emit_json(obj: Any) -> None:
 
 
 def complete_rules(incomplete: str) -> list[str]:
-    from kingsheet.core.rules import template_ids
+    from kingsheet.files.templates import template_ids
 
     return [t for t in template_ids() if t.startswith(incomplete)]
 
@@ -136,7 +136,8 @@ def rules_cmd(
     check: Annotated[Path | None, typer.Option("--check", help=_("Validate a template file of your own."))] = None,
     lang: Lang = "",
 ) -> None:
-    from kingsheet.core.rules import RulesError, load_rules, load_template, template_ids
+    from kingsheet.core.rules import RulesError
+    from kingsheet.files.templates import load_rules, load_template, template_ids
     from kingsheet.render.text import describe_rules, list_templates
 
     if check is not None:
@@ -152,7 +153,8 @@ def rules_cmd(
 
 def _check_template(path: Path, lang: str) -> NoReturn:
     from kingsheet.core.problems import num
-    from kingsheet.core.rules import MAX_TEMPLATE_BYTES, explain
+    from kingsheet.core.rules import MAX_TEMPLATE_BYTES
+    from kingsheet.core.templates import explain
     from kingsheet.files.gamefile import read_bounded
 
     try:
@@ -316,7 +318,7 @@ def complete_games(incomplete: str) -> list[str]:
 
         rules = load_game(current_game()).rules
     except Exception:  # completion must never fail loudly
-        from kingsheet.core.rules import load_rules
+        from kingsheet.files.templates import load_rules
 
         rules = load_rules("blank-4")
     names = [*rules.games, *(g.label(lang) for g in rules.games.values() for lang in ("ru", "en"))]
@@ -951,8 +953,9 @@ def blank_cmd(
     lang: Lang = "",
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
 ) -> None:
-    from kingsheet.core.rules import RulesError, load_rules
+    from kingsheet.core.rules import RulesError
     from kingsheet.files.storage import write_new
+    from kingsheet.files.templates import load_rules
 
     suffix = _output(output, {".pdf", ".xlsx"})
     if per_page not in (1, 2):

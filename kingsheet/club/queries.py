@@ -62,7 +62,7 @@ def period(club: Club, season: str | None, start: str | None, end: str | None, r
     if end:
         last = day(end, "--to")
     if rules is not None:
-        from kingsheet.core.rules import template_ids
+        from kingsheet.files.templates import template_ids
 
         if rules not in template_ids():
             raise InputError(_("unknown rules '{id}'").format(id=rules[:60]))

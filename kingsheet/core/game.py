@@ -8,14 +8,14 @@ and the other deals are still checked. Reading the TOML text is files.gamefile's
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError, Problem, hidden, one_line
 from kingsheet.core.record import EMPTY_MAP, Record
-from kingsheet.core.rules import Kind, Order, Rules, RulesError, Turn, is_template_path, load_rules
+from kingsheet.core.rules import Kind, Order, Rules, RulesError, Turn
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
 FORMAT = 1
@@ -236,8 +236,11 @@ def parse_options(raw: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in raw.items()}
 
 
-def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
-               base_dir: Path | None = None) -> GameFile:
+#: How a game finds its rules by their reference and options (the files layer gives it).
+RulesLookup = Callable[[str, Mapping[str, str]], Rules]
+
+
+def build_game(raw: Mapping[str, Any], where: str, path: Path | None, find_rules: RulesLookup) -> GameFile:
     """A game from the file's data (TOML, or what an importer read from a sheet)."""
     unknown = sorted(set(raw) - FILE_KEYS)
     if unknown:
@@ -255,11 +258,8 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None = None,
     players_t = tuple(checked_text(p.strip(), "player", where) for p in players)
     if len(set(players_t)) != len(players_t):
         raise InputError(_("{where}: a player's name appears twice").format(where=where))
-    template_ref = ref
-    if is_template_path(ref) and base_dir and not Path(ref).is_absolute():
-        template_ref = str(base_dir / ref)
     try:
-        rules = load_rules(template_ref, parse_options(raw.get("options")))
+        rules = find_rules(ref, parse_options(raw.get("options")))
     except RulesError as exc:
         raise InputError(f"{where}: {exc}") from None
     if len(players_t) != rules.players:

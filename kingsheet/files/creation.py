@@ -11,10 +11,11 @@ from kingsheet.core.entry import find_player
 from kingsheet.core.i18n import _
 from kingsheet.core.money import METHODS, check_currency, parse_stake
 from kingsheet.core.problems import InputError
-from kingsheet.core.rules import Rules, is_template_path, load_rules
+from kingsheet.core.rules import Rules
 from kingsheet.files.edits import new_game_text
 from kingsheet.files.gamefile import read_game
 from kingsheet.files.storage import write_new
+from kingsheet.files.templates import is_template_path, load_rules
 
 
 def seating(text: str) -> list[str]:

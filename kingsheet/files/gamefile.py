@@ -11,6 +11,7 @@ from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
 from kingsheet.core.rules import MAX_DEALS
 from kingsheet.core.tomltext import TomlProblem, parse
+from kingsheet.files.templates import rules_beside
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 
@@ -31,7 +32,7 @@ def read_game(text: str, path: Path | None = None, base_dir: Path | None = None)
         raw = parse(text)
     except TomlProblem as exc:
         raise InputError(f"{where}: {exc}") from None
-    return build_game(raw, where, path, base_dir)
+    return build_game(raw, where, path, rules_beside(base_dir))
 
 
 def read_bounded(path: Path, limit: int, what: str | None = None) -> bytes:

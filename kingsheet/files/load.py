@@ -8,8 +8,8 @@ from pathlib import Path
 from kingsheet.core.game import GameFile
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
-from kingsheet.core.rules import is_template_path
 from kingsheet.files.gamefile import load_game
+from kingsheet.files.templates import is_template_path
 
 
 def load_any(path: Path, rules_ref: str | None = None) -> GameFile:

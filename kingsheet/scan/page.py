@@ -60,7 +60,7 @@ def checked_code(code: Code, where: str) -> Code:
     """A code that names what a printed blank can: a bundled rule system only (a photo never makes
     kingsheet read a file), a page from 1, a language the blanks are printed in, a real count of
     players. Anything else is one sentence."""
-    from kingsheet.core.rules import template_ids
+    from kingsheet.files.templates import template_ids
 
     if code.rules not in template_ids():
         raise Unreadable(_("{where}: the sheet's QR code names rules kingsheet does not have ({rules})").format(

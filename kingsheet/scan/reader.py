@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.core.i18n import _
-from kingsheet.core.rules import Order, Rules, RulesError, load_rules
+from kingsheet.core.rules import Order, Rules, RulesError
+from kingsheet.files.templates import load_rules
 from kingsheet.scan.choose import (
     Reading,
     RowChoice,

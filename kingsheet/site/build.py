@@ -140,7 +140,7 @@ def _package_files(name: str) -> Iterator[tuple[str, Path]]:
 
 def python_zip() -> bytes:
     """kingsheet's own pure-Python layers and its dependencies, as one zip for the worker's path."""
-    from kingsheet.core.rules import template_dir
+    from kingsheet.files.templates import template_dir
 
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:

@@ -177,7 +177,7 @@ def money(path: Path, lang: str) -> dict[str, Any]:
 
 def rule_systems(lang: str) -> list[dict[str, Any]]:
     """The bundled rule systems a new game may follow: id, name and players."""
-    from kingsheet.core.rules import load_template, template_ids
+    from kingsheet.files.templates import load_template, template_ids
 
     out = []
     for tid in template_ids():
@@ -367,7 +367,7 @@ def new_game(folder: Path, body: Mapping[str, Any]) -> Path:
 def rules_ref(given: Any, folder: Path) -> str:
     """What a screen may name as the rules of a new game: a bundled rule system, or a template file
     lying in the game's own folder, by its name. Nothing else on the computer is read."""
-    from kingsheet.core.rules import template_ids
+    from kingsheet.files.templates import template_ids
 
     ref = given if isinstance(given, str) else ""
     if ref in template_ids():

@@ -49,7 +49,8 @@ def sheet_digits(seed: int, misses: list[tuple[str, list[int]]] | None = None
 
     from synth import filled_sheet, photograph
 
-    from kingsheet.core.rules import Order, load_rules
+    from kingsheet.core.rules import Order
+    from kingsheet.files.templates import load_rules
     from kingsheet.render.pdf import blank_boxes, ordered_games
     from kingsheet.scan.digits import _divisions, _upright, model, normalize
     from kingsheet.scan.page import cells_of, read_page

@@ -25,7 +25,7 @@ DPI = 300  # a 12-megapixel phone photo of A4 has about this
 @cache
 def blank_pages(rules_id: str, lang: str = "ru") -> tuple[bytes, ...]:
     """The blank's pages as PNG bytes at DPI (pdftoppm)."""
-    from kingsheet.core.rules import load_rules
+    from kingsheet.files.templates import load_rules
     from kingsheet.render.pdf import blank_pdf
 
     with tempfile.TemporaryDirectory() as d:
@@ -75,8 +75,9 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
     game's number, as the blank asks; ``totals``: the ИТОГО lines are filled in at the end, each
     player's sums (−, +, all) as the table adds them up. ``pen``: written with it (RGB pages; else
     grey ink on grey pages)."""
-    from kingsheet.core.rules import Order, load_rules
+    from kingsheet.core.rules import Order
     from kingsheet.core.simulate import play_game
+    from kingsheet.files.templates import load_rules
     from kingsheet.render.pdf import blank_boxes, ordered_games
 
     rules = load_rules(rules_id)

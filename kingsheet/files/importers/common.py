@@ -9,8 +9,9 @@ from typing import Any
 
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError, one_line
-from kingsheet.core.rules import Order, RulesError, is_template_path, load_rules, template_ids
+from kingsheet.core.rules import Order, RulesError
 from kingsheet.core.vocabulary import fold
+from kingsheet.files.templates import is_template_path, load_rules, template_ids
 
 EXTRA_HEADERS = {
     "declarer": {"declarer", "объявляет", "declares", "козыри объявил", "заказал козыри"},

@@ -24,6 +24,7 @@ from kingsheet.core.problems import InputError
 from kingsheet.core.vocabulary import fold
 from kingsheet.files.gamefile import read_text
 from kingsheet.files.importers.common import game_data, header_kind, sheet_rules, unquote
+from kingsheet.files.templates import rules_beside
 
 EXTRAS = ("declarer", "orderer", "bid", "buyer", "price", "contract", "note")
 
@@ -153,4 +154,4 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
     skip = {"format", "rules", "first_dealer"}
     options = {k: v for k, v in meta.items() if k not in skip}
     data = game_data(ref, options, players, meta.get("first_dealer"), deals)
-    return build_game(data, str(path), path, path.parent)
+    return build_game(data, str(path), path, rules_beside(path.parent))

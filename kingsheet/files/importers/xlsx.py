@@ -18,6 +18,7 @@ from kingsheet.core.problems import InputError
 from kingsheet.core.vocabulary import fold
 from kingsheet.files.gamefile import read_bounded
 from kingsheet.files.importers.common import TOTAL_LABELS, game_data, header_kind, infer_rules, sheet_rules
+from kingsheet.files.templates import rules_beside
 
 GAME_HEADERS = {"игра", "game"}
 POINTS_HEADERS = {"очки", "points"}
@@ -236,4 +237,4 @@ def read_xlsx(path: Path, rules_ref: str | None = None) -> GameFile:
     money = _money(wb, meta)
     if money:
         data["money"] = money
-    return build_game(data, str(path), path, path.parent)
+    return build_game(data, str(path), path, rules_beside(path.parent))
