@@ -68,6 +68,17 @@ def test_the_rule_sees_imports_inside_functions_and_relative_ones(tmp_path):
     assert imports_of(fake, tmp_path) == [(1, "kingsheet.render"), (4, "kingsheet.files.storage")]
 
 
+def test_the_sheets_and_screens_ask_a_game_what_it_is_not_its_kind():
+    """Renderers and the application layer read a game's properties (``declared``, ``counted``,
+    ``rules.trump_game``), never its ``Kind``: a new kind of game is the core's business alone."""
+    found = [f"{path.relative_to(ROOT)}:{node.lineno}"
+             for folder in ("render", "table", "serve", "site")
+             for path in sorted((PACKAGE / folder).rglob("*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Kind"]
+    assert not found, found
+
+
 def test_the_version_comes_from_the_installed_metadata():
     assert kingsheet.__version__ == importlib.metadata.version("kingsheet")
 

@@ -25,7 +25,7 @@ def asked_fields(rules: Rules, game_id: str) -> tuple[str, ...]:
     order a form shows them (the note, which any deal may carry, is not among them)."""
     g = rules.games[game_id]
     asked: list[str] = []
-    if g.kind is Kind.TRUMPS:
+    if g.declared:
         asked.append("declarer")
         if rules.bidding:
             asked.append("bid")

@@ -15,7 +15,7 @@ from typing import Any
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError, Problem, hidden, one_line
 from kingsheet.core.record import EMPTY_MAP, Record
-from kingsheet.core.rules import Kind, Order, Rules, RulesError, Turn
+from kingsheet.core.rules import Order, Rules, RulesError, Turn
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
 FORMAT = 1
@@ -82,7 +82,7 @@ class GameFile(Record):
         who = self.on_turn(number)
         if game_id is None:
             return _(", {who} orders").format(who=who)
-        if self.rules.games[game_id].kind is not Kind.TRUMPS:
+        if not self.rules.games[game_id].declared:
             return ""
         return _(", {who} opens the auction").format(who=who) if self.rules.declares is Turn.AUCTION else _(", {who} declares").format(who=who)
 
@@ -91,7 +91,7 @@ class GameFile(Record):
         they were left out."""
         out = dict(fields)
         turn = self.on_turn(number)
-        if self.rules.games[out["game"]].kind is Kind.TRUMPS:
+        if self.rules.games[out["game"]].declared:
             out.setdefault("declarer", turn)
         if self.rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
             out.setdefault("orderer", turn)

@@ -125,6 +125,17 @@ class Game(Record):
         return self.sign * sum(self.units[c] * self.counts[c] for c in self.units)
 
     @property
+    def declared(self) -> bool:
+        """A player declares each deal of this game (the trump): the sheet has a «Объявляет» cell,
+        and a bid where the rules have bidding."""
+        return self.kind is Kind.TRUMPS
+
+    @property
+    def counted(self) -> bool:
+        """What each player took may be written instead of points (single games and Ералаш)."""
+        return self.kind in (Kind.SINGLE, Kind.ERALASH)
+
+    @property
     def known_total(self) -> int | None:
         """The row total when the template alone fixes it (a chosen suit and a bid do not)."""
         return None if self.choose_suit else self.total
@@ -208,6 +219,11 @@ class Rules(Record):
     @property
     def order(self) -> Order:
         return self.template.order
+
+    @property
+    def trump_game(self) -> Game | None:
+        """The game whose deals a player declares (the trump), if the rules have one."""
+        return next((g for g in self.games.values() if g.declared), None)
 
     def stage_of(self, game_id: str) -> int:
         return 0 if self.games[game_id].sign < 0 else 1

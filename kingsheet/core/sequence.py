@@ -20,7 +20,7 @@ from kingsheet.core.i18n import _, language, ngettext
 from kingsheet.core.problems import Problem, num
 from kingsheet.core.record import Record
 from kingsheet.core.report import Row
-from kingsheet.core.rules import Kind, Order, Rules, Turn, base
+from kingsheet.core.rules import Order, Rules, Turn, base
 from kingsheet.core.vocabulary import game_word
 
 #: Rows past this many more than the template's slots are extra deals without aligning them.
@@ -158,7 +158,7 @@ def _fixed_order(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
     n = len(game.players)
 
     def expected_declarer(slot: int) -> str | None:
-        if rules.declares is not Turn.LEFT or rules.games[slots[slot]].kind is not Kind.TRUMPS:
+        if rules.declares is not Turn.LEFT or not rules.games[slots[slot]].declared:
             return None
         return game.on_turn(slot + 1)
 
@@ -289,13 +289,13 @@ def _report_steps(game: GameFile, rows: Sequence[Row], slots: Sequence[str], ste
 def _declarer_shares(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
     """Free declaring: each player declares his share of the trump deals, no more."""
     rules = game.rules
-    trump_slots = [g for g in rules.slots if rules.games[g].kind is Kind.TRUMPS]
+    trump_slots = [g for g in rules.slots if rules.games[g].declared]
     if not trump_slots:
         return
     share = len(trump_slots) / len(game.players)
     declared: Counter[str] = Counter()
     for row in rows:
-        if row.game_id and rules.games[row.game_id].kind is Kind.TRUMPS and row.declarer:
+        if row.game_id and rules.games[row.game_id].declared and row.declarer:
             declared[row.declarer] += 1
             if declared[row.declarer] > share:
                 out.add("declarer", row.deal.number, row.game_id,

@@ -39,7 +39,7 @@ from reportlab.platypus import (
 from kingsheet.core.i18n import N_, _, speaks
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.problems import num
-from kingsheet.core.rules import Kind, Order, Rules
+from kingsheet.core.rules import Order, Rules
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
 from kingsheet.render.money import signed_money
@@ -285,7 +285,7 @@ def _who_column(rules: Rules) -> bool:
     if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
         return True
     penalty = rules.games.get("penalty")
-    return any(g.kind is Kind.TRUMPS for g in rules.games.values()) or \
+    return rules.trump_game is not None or \
         (penalty is not None and (penalty.bid or penalty.choose_suit))
 
 
@@ -342,14 +342,14 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
             # the wide grey line between the minus and the plus stage
             style.append(("LINEABOVE", (0, i), (-1, i), 3 * scale, GREY))
         points = "" if r.points is None else (num(r.points) if r.points < 0 else f"+{r.points}")
-        if report is None and rules.bidding and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS:
+        if report is None and rules.bidding and r.game_id and rules.games[r.game_id].declared:
             points = f"≤ {points}"  # the declarer's bid is taken off: the row's total depends on the deal
         mark: object = r.mark if r.ok else para("✗ " + r.mark, small, color=RED)
         played = report.rows[k].deal if report is not None and k < len(report.rows) else None
         bid = "" if played is None or played.bid is None else str(played.bid)
         data.append([str(r.number), para(r.game, size), points, *per_player(r.cells, r.running),
                      *tail(para(r.dealer, small), para(r.who, small), mark, bid)])
-        if bidding and not (r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS):
+        if bidding and not (r.game_id and rules.games[r.game_id].declared):
             style.append(("BACKGROUND", (-2, i), (-2, i), LIGHT))  # a bid only in a trump deal
         if not r.ok:
             style.append(("TEXTCOLOR", (0, i), (-2, i), RED))

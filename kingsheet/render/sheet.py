@@ -13,7 +13,7 @@ from kingsheet.core.i18n import _, ngettext, pgettext, speaks
 from kingsheet.core.problems import num, one_line
 from kingsheet.core.record import Record
 from kingsheet.core.report import Report
-from kingsheet.core.rules import Kind, Order, Rules
+from kingsheet.core.rules import Order, Rules
 from kingsheet.core.scoring import no_hearts_lead_games
 from kingsheet.render.labels import word
 
@@ -30,7 +30,8 @@ def reminders(rules: Rules, lang: str) -> list[str]:
         out.append(_("No hearts lead while other suits remain in {games}.").format(games=joined))
     out.append(_("The King (K♥) is discarded at the first chance."))
     if rules.bidding:
-        trumps = next(g for g in rules.games.values() if g.kind is Kind.TRUMPS)
+        trumps = rules.trump_game
+        assert trumps is not None  # bidding is for the trump
         out.append(_("Each row must add up to its «Points» column; a trump row to {most} less {unit}·min(bid, the "
                      "declarer's tricks).").format(most=f"+{trumps.total}", unit=trumps.units["trumps"]))
     else:
@@ -148,7 +149,7 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
             st = rules.stage_of(gid)
             start = st == 1 and stage == 0
             stage = max(stage, st)
-            who = left_of(dealer_of(k)) if g.kind is Kind.TRUMPS else ""
+            who = left_of(dealer_of(k)) if g.declared else ""
             out.append(SheetRow(k, g.label(lang), gid, g.total, ("",) * n, None, dealer_of(k), who, "", True,
                                 st, start))
         else:
@@ -175,7 +176,8 @@ def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
     for cat, u in seen.items():
         label = game_word("tricks" if cat == "trumps" else cat, lang)
         if cat == "trumps":
-            trump_game = next(g for g in rules.games.values() if g.kind is Kind.TRUMPS)
+            trump_game = rules.trump_game
+            assert trump_game is not None  # only a trump game counts trumps
             label = trump_game.label(lang)
         sign = {frozenset({-1}): "−", frozenset({1}): "+"}.get(frozenset(signs[cat]), "±")
         phrase = pgettext(*UNIT_PHRASES[cat])

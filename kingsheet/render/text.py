@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kingsheet.core.i18n import N_, _, ngettext, speaks
 from kingsheet.core.problems import num
-from kingsheet.core.rules import Kind, Order, Rules, Template, Turn
+from kingsheet.core.rules import Order, Rules, Template, Turn
 from kingsheet.core.verify import Report
 from kingsheet.core.vocabulary import count_word
 from kingsheet.render.labels import word
@@ -58,7 +58,7 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
         g = rules.games[gid]
         parts = " + ".join(f"{g.units[c]}×{g.counts[c]} {count_word(c)}" for c in g.units)
         total = num(g.total) if g.total < 0 else f"+{g.total}"
-        if g.kind is Kind.TRUMPS and rules.bidding:  # the declarer's bid is taken off: at most this
+        if g.declared and rules.bidding:  # the declarer's bid is taken off: at most this
             total = f"≤ {total}"
         rows.append([str(i), g.label(lang), gid, total, parts])
     lines.append(table(rows, right={0, 3}))
@@ -71,7 +71,9 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
         lines.append(_("played until a total reaches {limit}; the fewest minus points win").format(
             limit=num(-rules.limit)))
     elif rules.bidding:  # the plus half depends on the bids: say how, not a number the sheet will not hold
-        unit = next(g.units["trumps"] for g in rules.games.values() if g.kind is Kind.TRUMPS)
+        trumps = rules.trump_game
+        assert trumps is not None  # bidding is for the trump
+        unit = trumps.units["trumps"]
         lines.append(f"{word('minus', lang)} = {num(rules.stage_total(0))}   " + _(
             "{plus} = +{most} less {unit}·min(bid, the declarer's tricks) for each trump deal; the game is not "
             "zero-sum").format(plus=word("plus", lang), most=rules.stage_total(1), unit=unit))
@@ -110,7 +112,7 @@ TURN_WORDS = {
 def turn_lines(rules: Rules) -> list[str]:
     """Whose turn it is, as `rules ID` shows it: only where the rules have such a turn."""
     out = []
-    if any(g.kind is Kind.TRUMPS for g in rules.games.values()):
+    if rules.trump_game is not None:
         out.append(_("who declares a trump deal: {who}").format(who=_(TURN_WORDS[rules.declares])))
     if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
         out.append(_("who orders a game: {who}").format(who=_(TURN_WORDS[rules.orders])))

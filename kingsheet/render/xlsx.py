@@ -29,7 +29,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from kingsheet.core.i18n import _, speaks
 from kingsheet.core.money import CURRENCIES, Settlement, fmt_money
-from kingsheet.core.rules import Kind, Order, Rules
+from kingsheet.core.rules import Order, Rules
 from kingsheet.core.scoring import bid_row_total_formula, cell_sign, cell_step
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
@@ -102,7 +102,7 @@ def _bounds(rules: Rules, gid: str | None) -> tuple[int, int]:
     games = [rules.games[gid]] if gid else list(rules.games.values())
     lo = hi = 0
     for g in games:
-        if g.kind is Kind.TRUMPS:
+        if g.declared:
             span = g.total * 2 if (rules.buyout or rules.bidding) else g.total
             lo, hi = min(lo, -span if rules.buyout else 0), max(hi, span)
         else:
@@ -261,9 +261,9 @@ def _points_cell(ws: Worksheet, rules: Rules, cols: _Columns, r: SheetRow, row: 
         bid_ref = f"${get_column_letter(cols.bid)}{row}"
         ws.cell(row, 3, f'=IF({bid_ref}="","",{-size}-{bid_ref})')
     elif rules.order in (Order.FIXED, Order.TO_LIMIT) and r.points is not None and not (
-            cols.bid and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS):
+            cols.bid and r.game_id and rules.games[r.game_id].declared):
         ws.cell(row, 3, r.points)
-    elif cols.bid and r.game_id and rules.games[r.game_id].kind is Kind.TRUMPS:
+    elif cols.bid and r.game_id and rules.games[r.game_id].declared:
         # trump-bidding: 48 less 6 for each bid trick the declarer took (his tricks follow from the others')
         ws.cell(row, 3, _bid_total_formula(rules, cols, row))
     else:

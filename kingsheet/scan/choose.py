@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from kingsheet.core.game import Deal
-from kingsheet.core.rules import Kind, Rules
+from kingsheet.core.rules import Rules
 from kingsheet.core.scoring import cell_sign
 from kingsheet.core.verify import row_possible, row_problems
 
@@ -105,7 +105,7 @@ def written_sign(rules: Rules, game_id: str) -> int | None:
 def needs_bid(rules: Rules, game_id: str | None) -> bool:
     """A trump deal of Кинг с торговлей: its row is checked with the declarer and their bid, which
     the blank does not hold (the person adds them)."""
-    return game_id is not None and rules.bidding and rules.games[game_id].kind is Kind.TRUMPS
+    return game_id is not None and rules.bidding and rules.games[game_id].declared
 
 
 def row_accepted(rules: Rules, game_id: str, cells: tuple[int, ...], players: tuple[str, ...], number: int) -> bool:

@@ -84,10 +84,9 @@ def state(path: Path, lang: str) -> dict[str, Any]:
 
 def _game_info(rules: Any, g: Any, lang: str) -> dict[str, Any]:
     from kingsheet.core.entry import asked_fields
-    from kingsheet.core.rules import Kind
     from kingsheet.core.scoring import cell_sign
 
-    counts = list(g.categories) if g.kind in (Kind.ERALASH, Kind.SINGLE) and g.categories else []
+    counts = list(g.categories) if g.counted and g.categories else []
     return {"id": g.id, "label": g.label(lang), "total": num(g.total), "sign": cell_sign(rules, g),
             "extras": list(asked_fields(rules, g.id)), "counts": counts if len(counts) > 1 else []}
 
