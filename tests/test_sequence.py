@@ -269,3 +269,15 @@ def test_a_deal_after_the_end_of_a_game_to_a_limit_is_extra():
     found = verify(read_game(game_text("domino", deals=rows))).problems
     assert [(p.code, p.deal) for p in found] == [("extra-deal", 8)]
     assert "the game ended at deal 7, when a total reached −31" in found[0].message
+
+
+def test_after_a_stage_written_first_the_missing_deal_is_named_from_the_order_written():
+    """Plus games written before the minus ones, and one plus deal missing: the missing deal is named
+    as a game of the half it is missing from, read in the order the sheet was written."""
+    game = simulated("blank-4", 1)
+    first = len(game.rules.stages[0])
+    rows = list(game.deals)
+    dropped = rows[first + 3]
+    sheet = renumbered(game, rows[first:first + 3] + rows[first + 4:] + rows[:first])
+    problems = [(p.code, p.game) for p in verify(sheet).problems]
+    assert problems == [("wrong-order", rows[first].game), ("missing-deal", dropped.game)], problems
