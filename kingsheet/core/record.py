@@ -40,7 +40,6 @@ class _EmptyMap(dict[Any, Any]):
 #: The default of a mapping field: empty and immutable.
 EMPTY_MAP: dict[Any, Any] = _EmptyMap()
 
-_NO_DEFAULT: Any = object()
 R = TypeVar("R", bound="Record")
 
 
@@ -49,6 +48,7 @@ class Record:
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
+    _field_names: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -63,26 +63,31 @@ class Record:
                 seen_default = True
             elif seen_default:
                 raise TypeError(f"{cls.__name__}: field {name} without a default follows one with a default")
-        cls._fields, cls._defaults = fields, defaults
+        cls._fields, cls._defaults, cls._field_names = fields, defaults, frozenset(fields)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        fields = self._fields
-        if len(args) > len(fields):
-            raise TypeError(f"{type(self).__name__}() takes {len(fields)} arguments, {len(args)} were given")
+        cls = type(self)
+        fields = cls._fields
         values = dict(zip(fields, args))
-        for name, value in kwargs.items():
-            if name not in fields:
-                raise TypeError(f"{type(self).__name__}() has no field {name!r}")
-            if name in values:
-                raise TypeError(f"{type(self).__name__}() got {name!r} twice")
-            values[name] = value
-        for name in fields:
-            if name not in values:
-                default = self._defaults.get(name, _NO_DEFAULT)
-                if default is _NO_DEFAULT:
-                    raise TypeError(f"{type(self).__name__}() needs {name!r}")
-                values[name] = default
+        if len(args) > len(fields) or (kwargs and not (kwargs.keys() <= cls._field_names and values.keys().isdisjoint(kwargs))):
+            cls._refuse(args, kwargs)
+        values.update(kwargs)
+        if len(values) < len(fields):  # the defaults
+            values = {**cls._defaults, **values}
+            if len(values) < len(fields):
+                missing = next(name for name in fields if name not in values)
+                raise TypeError(f"{cls.__name__}() needs {missing!r}")
         object.__setattr__(self, "__dict__", values)
+
+    @classmethod
+    def _refuse(cls, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        if len(args) > len(cls._fields):
+            raise TypeError(f"{cls.__name__}() takes {len(cls._fields)} arguments, {len(args)} were given")
+        unknown = [name for name in kwargs if name not in cls._field_names]
+        if unknown:
+            raise TypeError(f"{cls.__name__}() has no field {unknown[0]!r}")
+        twice = next(name for name in cls._fields[:len(args)] if name in kwargs)
+        raise TypeError(f"{cls.__name__}() got {twice!r} twice")
 
     def _values(self) -> tuple[Any, ...]:
         d = self.__dict__
