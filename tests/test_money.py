@@ -270,7 +270,7 @@ def test_files_of_one_evening_at_different_stakes_are_not_settled_at_either():
 
     with pytest.raises(Disagreement) as caught:
         combine_games(_reports("0.50", "1"))
-    assert caught.value.key == "stake" and "0.50" in str(caught.value) and "1" in str(caught.value)
+    assert caught.value.key == "stake" and str(caught.value) == "the files disagree on stake (0.50, 1)"
 
 
 def test_files_of_one_evening_sum_by_name_with_a_column_each():
@@ -282,3 +282,92 @@ def test_files_of_one_evening_sum_by_name_with_a_column_each():
     assert money == {"stake": "0.50", "currency": "RUB", "method": "pairwise"}
     same_name = combine_games([("x", r) for _n, r in _reports(None, None)])[1]
     assert list(same_name) == ["x", "x'"]  # two files of one name keep a column each
+
+
+# ---- the library's own boundaries, each stated (the mutation campaign over core/money.py) ---------------
+
+@pytest.mark.parametrize("currency", sorted(ISO_MINOR))
+def test_a_tenth_of_the_currency_is_kept_only_where_it_has_minor_units(currency):
+    s = settle({"A": 1, "B": 0}, Decimal("0.1"), currency, "pairwise")
+    assert s.balances["A"] == (Decimal("0.1") if ISO_MINOR[currency] == 2 else 0), s.balances
+
+
+def test_amounts_in_the_minor_unit_and_back():
+    from kingsheet.core.money import from_minor, minor_units
+
+    assert minor_units(Decimal("12.34"), "RUB") == 1234 and minor_units(Decimal("-7"), "JPY") == -7
+    assert from_minor(1234, "RUB") == Decimal("12.34") and str(from_minor(-5, "JPY")) == "-5"
+    assert str(from_minor(0, "RUB")) == "0.00"
+    with pytest.raises(ValueError, match="not a whole number"):
+        minor_units(Decimal("12.345"), "RUB")
+
+
+@pytest.mark.parametrize("text, ok", [("1000000000", True), ("-1000000000", True), ("1000000000.000001", False),
+                                      ("0.000001", True), ("0.0000001", False), ("0.0000000", True)])
+def test_a_number_is_taken_up_to_its_limit_and_six_places(text, ok):
+    from kingsheet.core.money import parse_decimal
+
+    if ok:
+        assert parse_decimal(text, "x") == Decimal(text)
+    else:
+        with pytest.raises(InputError):
+            parse_decimal(text, "x")
+
+
+def test_minus_zero_is_written_zero():
+    from kingsheet.core.money import money_str, parse_decimal
+
+    assert str(parse_decimal("-0", "x")) == "0" and str(parse_decimal("−0.00", "x")) == "0.00"
+    assert money_str(Decimal("-0")) == "0"
+
+
+def test_a_stake_of_zero_is_refused_where_it_is_typed():
+    from kingsheet.core.money import parse_stake
+
+    with pytest.raises(InputError, match="above zero"):
+        parse_stake("0", "RUB")
+    assert parse_stake("0.01", "RUB") == Decimal("0.01") and parse_stake(None, "RUB") == 1
+
+
+def test_sixty_four_players_are_settled_and_sixty_five_are_not():
+    totals = {f"p{i}": i - 32 for i in range(64)}
+    text = ",".join(f"{p}={v}" for p, v in totals.items())
+    assert len(parse_totals(text)) == 64 and len(settle(totals, Decimal(1)).balances) == 64
+    with pytest.raises(InputError, match="at most 64"):
+        parse_totals(text + ",extra=0")
+    with pytest.raises(InputError, match="at most 64"):
+        settle({**totals, "extra": 0}, Decimal(1))
+
+
+def test_the_fewest_transfers_are_searched_exactly_for_sixteen_people_and_greedily_beyond():
+    from kingsheet.core.money import fewest_transfers
+
+    sixteen = {f"p{i}": Decimal(v) for i, v in enumerate([1, -1] * 8)}
+    transfers, exact = fewest_transfers(sixteen)
+    assert exact and len(transfers) == 8
+    seventeen = {**{f"p{i}": Decimal(2) for i in range(8)}, **{f"q{i}": Decimal(-2) for i in range(8)},
+                 "r": Decimal(0), "s": Decimal(1), "t": Decimal(-1)}
+    s = settle({p: v for p, v in seventeen.items()}, Decimal(1), method="pot")
+    assert not s.exact and any("greedy" in n for n in s.notes)
+    assert sum(t.amount for t in s.transfers if t.payee == "s") == 1
+
+
+def test_rounding_the_transfers_is_said_and_kept_in_the_json():
+    s = settle({"A": 10, "B": -3, "C": -7}, Decimal("0.37"), round_to=Decimal(1))
+    assert any("rounded to 1" in n for n in s.notes)
+    data = s.as_json()
+    assert data["round"] == "1" and sum(Decimal(v) for v in data["rounded_balances"].values()) == 0
+    plain = settle({"A": 10, "B": -10}, Decimal(1)).as_json()
+    assert "round" not in plain and "rounded_balances" not in plain
+
+
+def test_the_currency_sign_and_a_stake_as_written():
+    from kingsheet.core import i18n
+    from kingsheet.core.money import local_decimal
+
+    assert settle({"A": 1, "B": -1}, Decimal(1)).symbol == "₽"
+    assert settle({"A": 1, "B": -1}, Decimal(1), "EUR").symbol == "€"
+    with i18n.speaking("ru"):
+        assert local_decimal(Decimal("0.50")) == "0,50"
+    with i18n.speaking("en"):
+        assert local_decimal(Decimal("0.50")) == "0.50"
