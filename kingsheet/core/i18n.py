@@ -81,13 +81,14 @@ def speaks(func: F) -> F:
     that language (the default when a caller leaves it out)."""
     import inspect
 
-    sig = inspect.signature(func)
+    params = list(inspect.signature(func).parameters.values())
+    where = next(k for k, p in enumerate(params) if p.name == "lang")
+    default = params[where].default
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        bound = sig.bind(*args, **kwargs)
-        bound.apply_defaults()
-        with speaking(bound.arguments["lang"]):
+        lang = args[where] if len(args) > where else kwargs.get("lang", default)
+        with speaking(lang):
             return func(*args, **kwargs)
 
     return cast(F, wrapper)

@@ -187,7 +187,12 @@ class Deck(Record):
             return self.tricks
         if category == "last":
             return self.last_tricks
-        return sum(self.is_in(c, category) for c in self.cards)
+        return self._held.get(category, 0)
+
+    @cached_property
+    def _held(self) -> dict[str, int]:
+        """How many cards of each counted kind the deck holds (asked for every counted row)."""
+        return {cat: sum(self.is_in(c, cat) for c in self.cards) for cat in ("hearts", "girls", "king", "boys")}
 
 
 class Rules(Record):

@@ -4,6 +4,7 @@ reference (``blank-4``, ``house.toml``), read once and again when the file chang
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from pathlib import Path
 
 from kingsheet.core.i18n import _
@@ -12,6 +13,7 @@ from kingsheet.core.rules import MAX_TEMPLATE_BYTES, Rules, RulesError, Template
 from kingsheet.core.templates import read_template, resolve
 
 
+@cache
 def template_dir() -> Path:
     """Where the bundled templates live: inside the package when installed, else the repo."""
     here = Path(__file__).resolve().parent.parent  # the package
