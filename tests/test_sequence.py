@@ -281,3 +281,49 @@ def test_after_a_stage_written_first_the_missing_deal_is_named_from_the_order_wr
     sheet = renumbered(game, rows[first:first + 3] + rows[first + 4:] + rows[:first])
     problems = [(p.code, p.game) for p in verify(sheet).problems]
     assert problems == [("wrong-order", rows[first].game), ("missing-deal", dropped.game)], problems
+
+
+def test_with_free_declaring_a_player_may_declare_only_their_share(tmp_path):
+    """[turn] trumps = "free": anyone declares, each their share of the trump deals (one of four here);
+    a second trump deal by the same player is named at the deal where it passes the share."""
+    from conftest import ROOT
+
+    house = (ROOT / "templates" / "blank-4.toml").read_text(encoding="utf-8")
+    (tmp_path / "free.toml").write_text(house.replace('id = "blank-4"', 'id = "free-4"') + '\n[turn]\ntrumps = "free"\n',
+                                        encoding="utf-8")
+    fair = blank_sheet(trumps=[([12, 6, 6, 0], d) for d in ("Галя", "Аня", "Боря", "Вася")])
+    path = tmp_path / "g.toml"
+    path.write_text(fair.replace('rules = "blank-4"', 'rules = "free.toml"'), encoding="utf-8")
+    assert verify(read_game(path.read_text(encoding="utf-8"), path, tmp_path)).problems == ()
+    twice = blank_sheet(trumps=[([12, 6, 6, 0], d) for d in ("Галя", "Аня", "Галя", "Вася")])
+    path.write_text(twice.replace('rules = "blank-4"', 'rules = "free.toml"'), encoding="utf-8")
+    problems = verify(read_game(path.read_text(encoding="utf-8"), path, tmp_path)).problems
+    assert [(p.code, p.deal, p.player) for p in problems] == [("declarer", 11, "Галя")], problems
+    assert "Галя declares more than their share (1)" in problems[0].message
+
+
+def test_deals_far_past_the_end_of_the_blank_are_each_one_too_many():
+    """Rows beyond the blank and the search's slack are not aligned at all: each is one deal too many."""
+    text = blank_sheet() + "".join(deal("tricks", [-4, -4, -4, -4]) for _ in range(20))
+    extra = [d for c, d, _ in numbered(read_game(text)) if c == "extra-deal"]
+    assert extra == list(range(13, 33)), extra
+    far = [p.message for p in verify(read_game(text)).problems if p.deal and p.deal > 28]
+    assert far and all("one deal too many: the sheet has no row for it" in m for m in far), far
+
+
+@pytest.mark.parametrize("free", [False, True])
+def test_a_whole_ordered_sheet_names_the_game_played_twice_and_the_one_not_played(free, tmp_path):
+    """ordered-56 written in full, with Боря's fifth deal the game he ordered first: that game is one too
+    many for him, and the game it replaced is missing, named once the sheet has all its rows. With
+    free ordering the orderer is who the sheet says."""
+    from conftest import free_order_template
+
+    game = simulated("ordered-56", 2)
+    if free:
+        game = replace(game, rules=load_rules(str(free_order_template(tmp_path))))
+    rows = list(game.deals)
+    assert rows[0].orderer == rows[4].orderer == "Боря" and rows[4].game == "last"
+    twice = replace(rows[4], game=rows[0].game, points=rows[0].points, taken=rows[0].taken)
+    problems = verify(renumbered(game, rows[:4] + [twice] + rows[5:])).problems
+    named = [(p.code, p.deal, p.game, p.player) for p in problems if p.code in ("extra-deal", "missing-deal")]
+    assert named == [("extra-deal", 5, rows[0].game, "Боря"), ("missing-deal", None, "last", "Боря")], named

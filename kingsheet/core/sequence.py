@@ -358,10 +358,9 @@ def _turn_problems(game: GameFile, turns: list[tuple[str, str, str, str | None, 
 # ---- ordered games --------------------------------------------------------------------------------
 
 def orderer_of(game: GameFile, row: Row) -> str | None:
-    """Who ordered the deal: the player the rules give the turn, else as written."""
-    if game.rules.orders is Turn.LEFT:
-        return game.on_turn(row.deal.number)
-    return row.deal.orderer
+    """Who orders the deal by the rules' turn (the player left of its dealer); None where any player
+    may order, and the sheet alone says who did."""
+    return game.on_turn(row.deal.number) if game.rules.orders is Turn.LEFT else None
 
 
 def _ordered(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
