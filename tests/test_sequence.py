@@ -327,3 +327,15 @@ def test_a_whole_ordered_sheet_names_the_game_played_twice_and_the_one_not_playe
     problems = verify(renumbered(game, rows[:4] + [twice] + rows[5:])).problems
     named = [(p.code, p.deal, p.game, p.player) for p in problems if p.code in ("extra-deal", "missing-deal")]
     assert named == [("extra-deal", 5, rows[0].game, "Боря"), ("missing-deal", None, "last", "Боря")], named
+
+
+def test_a_whole_ordered_sheet_with_every_orderer_one_seat_on_is_one_first_dealer_problem():
+    """The file says Аня deals first, every orderer of the whole sheet is written one seat on: one
+    problem (as if Боря dealt first), not 56. (A sheet shorter than the game could instead be missing
+    its first deal; a whole one cannot.)"""
+    game = replace(simulated("ordered-56", 2), first_dealer="Аня")
+    players = list(game.players)
+    rows = [replace(r, orderer=players[(players.index(r.orderer) + 1) % 4]) for r in game.deals]
+    problems = verify(renumbered(game, rows)).problems
+    assert [(p.code, p.deal) for p in problems] == [("orderer", 1)], problems
+    assert "as if Боря dealt first" in problems[0].message
