@@ -14,7 +14,7 @@ PLAYERS = ("Аня", "Боря", "Вася", "Галя")
 def test_point_cells_sign_range_step_and_the_all_or_nothing_king():
     def run(gid, cells):
         chk = v._Deal(1, "x", gid)
-        v._check_point_cells(BLANK.games[gid], cells, BLANK, chk, PLAYERS)
+        v._check_point_cells(v.RowAt(BLANK, BLANK.games[gid], Deal(1, gid, cells), cells, PLAYERS), chk)
         return [(p.code, p.player) for p in chk.problems]
 
     assert run("tricks", (-4, -4, -4, -4)) == []
@@ -26,7 +26,7 @@ def test_point_cells_sign_range_step_and_the_all_or_nothing_king():
 def test_row_sum_names_players_written_the_whole_of_a_one_player_game():
     def run(gid, cells):
         chk = v._Deal(1, "x", gid)
-        v._check_row_sum(BLANK.games[gid], cells, BLANK.games[gid].total, chk, PLAYERS)
+        v._check_row_sum(v.RowAt(BLANK, BLANK.games[gid], Deal(1, gid, cells), cells, PLAYERS), BLANK.games[gid].total, chk)
         return [p.message.removeprefix("deal 1 (x): ") for p in chk.problems]
 
     assert run("king", (0, -16, 0, 0)) == []
@@ -56,7 +56,7 @@ def test_a_buyout_only_where_the_rules_have_one():
     for tid, codes in (("blank-4", []), ("trump-48", ["buyout"])):
         rules = load_rules(tid)
         chk = v._Deal(1, "x", "trumps")
-        v._check_trump_row(rules.games["trumps"], deal.points, rules, chk, PLAYERS, deal)
+        v._check_trump_row(v.RowAt(rules, rules.games["trumps"], deal, deal.points, PLAYERS), chk)
         assert [p.code for p in chk.problems if p.code == "buyout"] == codes, tid
 
 

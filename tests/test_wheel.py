@@ -37,7 +37,7 @@ def test_installed_wheel_lists_templates(wheel, tmp_path):
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), str(wheel)],
                    check=True, capture_output=True, timeout=300)
-    code = ("import kingsheet.core.rules as r, sys; assert 'site' in r.__file__, r.__file__; "
+    code = ("import kingsheet.files.templates as r, sys; assert 'site' in r.__file__, r.__file__; "
             "print(' '.join(r.template_ids())); print(r.load_rules('ordered-56').stage_total(0)); "
             "from kingsheet.render.pdf import blank_pdf; assert len(blank_pdf(r.load_rules('blank-4'))) > 10000")
     env = {"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"}
