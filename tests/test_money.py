@@ -371,3 +371,17 @@ def test_the_currency_sign_and_a_stake_as_written():
         assert local_decimal(Decimal("0.50")) == "0,50"
     with i18n.speaking("en"):
         assert local_decimal(Decimal("0.50")) == "0.50"
+
+
+def test_what_was_rounded_is_said():
+    """A pair's debt that is not a whole number of kopecks, or a balance through the pot that is not,
+    is rounded, and the settlement says how."""
+    exact = settle({"A": 10, "B": -10}, Decimal("0.5"))
+    assert exact.notes == ()
+    pairs = settle({"A": 1, "B": 0, "C": -1}, Decimal("0.333"))
+    assert any("each pair's debt rounded to 0.01 RUB" in n for n in pairs.notes), pairs.notes
+    pot = settle({"A": 1, "B": 0, "C": -1}, Decimal("0.333"), method="pot")
+    assert pot.balances == {"A": Decimal("0.33"), "B": Decimal("0"), "C": Decimal("-0.33")}
+    odd = settle({"A": 1, "B": 0, "C": 0}, Decimal(1), method="pot", pot_mean=True)  # a mean of 1/3
+    assert odd.balances == {"A": Decimal("0.67"), "B": Decimal("-0.33"), "C": Decimal("-0.34")}, odd.balances  # ties: first seated
+    assert any("by largest remainder" in n for n in odd.notes), odd.notes
