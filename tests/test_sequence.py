@@ -339,3 +339,17 @@ def test_a_whole_ordered_sheet_with_every_orderer_one_seat_on_is_one_first_deale
     problems = verify(renumbered(game, rows)).problems
     assert [(p.code, p.deal) for p in problems] == [("orderer", 1)], problems
     assert "as if Боря dealt first" in problems[0].message
+
+
+@pytest.mark.parametrize("seats, code, words", [(3, "extra-deal", "one seat early: one deal too many is written before it"),
+                                                (1, "missing-deal", "1 seat late: 1 deal is missing before it")])
+def test_orderers_a_seat_off_from_a_deal_on_are_a_deal_too_many_or_missing(seats, code, words):
+    """From deal 10 on every orderer is written a seat early (three seats on, at four players: as if a deal
+    were written twice before) or a seat late (a deal missing before): one problem, at deal 10."""
+    game = simulated("ordered-56", 2)
+    players = list(game.players)
+    rows = [r if r.number < 10 else replace(r, orderer=players[(players.index(r.orderer) + seats) % 4])
+            for r in game.deals]
+    problems = [p for p in verify(renumbered(game, rows)).problems if p.deal is not None]
+    assert [(p.code, p.deal) for p in problems] == [(code, 10)], problems
+    assert words in problems[0].message
