@@ -1,5 +1,5 @@
 """A mutation campaign over the core: change one operator, constant or statement at a time and see
-whether the tests notice. Usage: python bench/mutation.py [--sample N] [--seed S] [module ...]
+whether the tests notice. Usage: python bench/mutation.py [--sample N] [--seed S] [--lines L,…] [module ...]
 
 Each mutant is written into a copy of the repository (the work tree is never touched) and the
 tests that guard the module run against it with -x. A mutant that no test kills is printed with
@@ -114,6 +114,8 @@ def main() -> None:
     ap.add_argument("modules", nargs="*", default=list(TESTS))
     ap.add_argument("--sample", type=int, default=0, help="test only N mutants per module, drawn at random")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--lines", default="", help="only the mutants at these lines (1,5,9): the survivors of a run, "
+                                                 "once tests were written for them")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="kingsheet-mutants-"))
     for part in ("kingsheet", "tests", "templates", "examples", "pyproject.toml", "README.md", "docs"):
@@ -128,6 +130,9 @@ def main() -> None:
         tree = ast.parse(original)
         skip = _docstring_lines(tree)
         points = [(k, node, what) for k, node, what in _points(tree) if getattr(node, "lineno", 0) not in skip]
+        if args.lines:
+            wanted = {int(x) for x in args.lines.split(",")}
+            points = [(k, node, what) for k, node, what in points if getattr(node, "lineno", 0) in wanted]
         if args.sample:
             points = rng.sample(points, min(args.sample, len(points)))
         survived = []
