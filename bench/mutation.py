@@ -114,6 +114,9 @@ def main() -> None:
     ap.add_argument("modules", nargs="*", default=list(TESTS))
     ap.add_argument("--sample", type=int, default=0, help="test only N mutants per module, drawn at random")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--start", type=int, default=0, help="skip the first N mutants of each module (a run in parts)")
+    ap.add_argument("--timeout", type=int, default=600, help="seconds a mutant's tests may take; past it the "
+                                                              "mutant counts as killed (an endless loop)")
     ap.add_argument("--lines", default="", help="only the mutants at these lines (1,5,9): the survivors of a run, "
                                                  "once tests were written for them")
     args = ap.parse_args()
@@ -135,12 +138,13 @@ def main() -> None:
             points = [(k, node, what) for k, node, what in points if getattr(node, "lineno", 0) in wanted]
         if args.sample:
             points = rng.sample(points, min(args.sample, len(points)))
+        points = points[args.start:]
         survived = []
         for k, node, what in points:
             try:
                 path.write_text(ast.unparse(_mutate(tree, k)), encoding="utf-8")
                 res = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                                      "-m", "not slow", *TESTS[module]], cwd=work, capture_output=True, timeout=600)
+                                      "-m", "not slow", *TESTS[module]], cwd=work, capture_output=True, timeout=args.timeout)
                 dead = res.returncode != 0
             except subprocess.TimeoutExpired:
                 dead = True  # an endless loop is noticed too
@@ -150,7 +154,7 @@ def main() -> None:
             killed += dead
             if not dead:
                 survived.append(Mutant(module, getattr(node, "lineno", 0), what, k))
-            print(f"  {module} {total}: line {getattr(node, 'lineno', 0)} {what}: {'killed' if dead else 'SURVIVED'}",
+            print(f"  {module} {args.start + total}: line {getattr(node, 'lineno', 0)} {what}: {'killed' if dead else 'SURVIVED'}",
                   file=sys.stderr, flush=True)
         n = len(points)
         print(f"{module}: {n - len(survived)} of {n} mutants killed" + (f" ({100 * (n - len(survived)) / n:.0f}%)"
