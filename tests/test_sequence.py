@@ -353,3 +353,15 @@ def test_orderers_a_seat_off_from_a_deal_on_are_a_deal_too_many_or_missing(seats
     problems = [p for p in verify(renumbered(game, rows)).problems if p.deal is not None]
     assert [(p.code, p.deal) for p in problems] == [(code, 10)], problems
     assert words in problems[0].message
+
+
+def test_where_anyone_may_order_a_deal_without_its_orderer_is_named(tmp_path):
+    """Free ordering: the sheet alone says who ordered, so a deal without an orderer is a problem at it."""
+    from conftest import free_order_template
+
+    game = replace(simulated("ordered-56", 2), rules=load_rules(str(free_order_template(tmp_path))))
+    rows = list(game.deals)
+    rows[6] = replace(rows[6], orderer=None)
+    problems = [p for p in verify(renumbered(game, rows)).problems if p.deal is not None]
+    assert [(p.code, p.deal) for p in problems] == [("orderer", 7)], problems
+    assert "who ordered this game is not recorded" in problems[0].message
