@@ -385,3 +385,20 @@ def test_what_was_rounded_is_said():
     odd = settle({"A": 1, "B": 0, "C": 0}, Decimal(1), method="pot", pot_mean=True)  # a mean of 1/3
     assert odd.balances == {"A": Decimal("0.67"), "B": Decimal("-0.33"), "C": Decimal("-0.34")}, odd.balances  # ties: first seated
     assert any("by largest remainder" in n for n in odd.notes), odd.notes
+
+
+@pytest.mark.parametrize("values, fewest", [([0, 6, -3, -5, 1, -6, 7], 4), ([0, 0, 3, 6, 6, -6, 5, -14], 4),
+                                            ([3, -1, -2, 5, -5], 3)])
+def test_the_fewest_transfers_split_the_table_into_as_many_groups_as_settle_alone(values, fewest):
+    """6 and −6 settle between themselves, and −3, −5, 1, 7 among themselves: 1 + 3 transfers, where a
+    search that splits the table less well pays 5 (found by comparing with every split, by hand)."""
+    from kingsheet.core.money import fewest_transfers
+
+    transfers, exact = fewest_transfers({f"p{i}": Decimal(v) for i, v in enumerate(values)})
+    assert exact and len(transfers) == fewest
+
+
+def test_equal_totals_settle_to_nothing_either_way():
+    for method in ("pairwise", "pot"):
+        s = settle({"A": 5, "B": 5, "C": 5}, Decimal("0.5"), method=method, pot_mean=True)
+        assert all(v == 0 for v in s.balances.values()) and s.transfers == () and s.pairs == (), (method, s)
