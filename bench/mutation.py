@@ -115,6 +115,7 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=0, help="test only N mutants per module, drawn at random")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--start", type=int, default=0, help="skip the first N mutants of each module (a run in parts)")
+    ap.add_argument("--count", type=int, default=0, help="test at most N mutants of each module from --start")
     ap.add_argument("--timeout", type=int, default=600, help="seconds a mutant's tests may take; past it the "
                                                               "mutant counts as killed (an endless loop)")
     ap.add_argument("--lines", default="", help="only the mutants at these lines (1,5,9): the survivors of a run, "
@@ -138,7 +139,7 @@ def main() -> None:
             points = [(k, node, what) for k, node, what in points if getattr(node, "lineno", 0) in wanted]
         if args.sample:
             points = rng.sample(points, min(args.sample, len(points)))
-        points = points[args.start:]
+        points = points[args.start:args.start + args.count if args.count else None]
         survived = []
         for k, node, what in points:
             try:
