@@ -402,3 +402,10 @@ def test_equal_totals_settle_to_nothing_either_way():
     for method in ("pairwise", "pot"):
         s = settle({"A": 5, "B": 5, "C": 5}, Decimal("0.5"), method=method, pot_mean=True)
         assert all(v == 0 for v in s.balances.values()) and s.transfers == () and s.pairs == (), (method, s)
+
+
+def test_the_library_settles_totals_up_to_its_limit_exactly():
+    s = settle({"A": Decimal("1e9"), "B": Decimal("-1e9")}, Decimal("1e9"))
+    assert s.balances == {"A": Decimal("2e18"), "B": Decimal("-2e18")}
+    with pytest.raises(InputError, match="within ±1000000000"):
+        settle({"A": Decimal("1000000000.000001"), "B": 0}, Decimal(1))
