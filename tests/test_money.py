@@ -345,11 +345,11 @@ def test_the_fewest_transfers_are_searched_exactly_for_sixteen_people_and_greedi
     sixteen = {f"p{i}": Decimal(v) for i, v in enumerate([1, -1] * 8)}
     transfers, exact = fewest_transfers(sixteen)
     assert exact and len(transfers) == 8
-    seventeen = {**{f"p{i}": Decimal(2) for i in range(8)}, **{f"q{i}": Decimal(-2) for i in range(8)},
-                 "r": Decimal(0), "s": Decimal(1), "t": Decimal(-1)}
+    seventeen = {**{f"p{i}": Decimal(2) for i in range(8)}, **{f"q{i}": Decimal(-2) for i in range(7)},
+                 "q7": Decimal(-1), "r": Decimal(0), "s": Decimal(-1)}  # seventeen who pay or are paid
     s = settle({p: v for p, v in seventeen.items()}, Decimal(1), method="pot")
     assert not s.exact and any("greedy" in n for n in s.notes)
-    assert sum(t.amount for t in s.transfers if t.payee == "s") == 1
+    assert sum(t.amount for t in s.transfers if t.payer == "s") == 1
 
 
 def test_rounding_the_transfers_is_said_and_kept_in_the_json():
@@ -377,7 +377,9 @@ def test_what_was_rounded_is_said():
     """A pair's debt that is not a whole number of kopecks, or a balance through the pot that is not,
     is rounded, and the settlement says how."""
     exact = settle({"A": 10, "B": -10}, Decimal("0.5"))
-    assert exact.notes == ()
+    assert exact.notes == () and settle({"A": 10, "B": -10}, Decimal(1), method="pot").notes == ()
+    mean = settle({"A": 1, "B": 0}, Decimal(1), method="pot", pot_mean=True)
+    assert any("settled against the mean total" in n for n in mean.notes), mean.notes
     pairs = settle({"A": 1, "B": 0, "C": -1}, Decimal("0.333"))
     assert any("each pair's debt rounded to 0.01 RUB" in n for n in pairs.notes), pairs.notes
     pot = settle({"A": 1, "B": 0, "C": -1}, Decimal("0.333"), method="pot")
