@@ -411,3 +411,18 @@ def test_the_library_settles_totals_up_to_its_limit_exactly():
     assert s.balances == {"A": Decimal("2e18"), "B": Decimal("-2e18")}
     with pytest.raises(InputError, match="within ±1000000000"):
         settle({"A": Decimal("1000000000.000001"), "B": 0}, Decimal(1))
+
+
+@pytest.mark.parametrize("balances, transfers", [
+    ({"Аня": -2, "Боря": -2, "Вася": 2, "Галя": 2}, [("Аня", "Вася", 2), ("Боря", "Галя", 2)]),
+    ({"Аня": -5, "Боря": 3, "Вася": 2, "Галя": -5, "Дима": 5},
+     [("Аня", "Боря", 3), ("Аня", "Вася", 2), ("Галя", "Дима", 5)]),
+])
+def test_among_equally_few_transfers_the_table_settles_in_seating_order(balances, transfers):
+    """Two ways to pay with as few transfers are told apart by the seating: the first seated settles
+    with the first seated who close a group with them (Аня with Боря and Вася, not with Дима), so the
+    same totals always give the same payments."""
+    from kingsheet.core.money import fewest_transfers
+
+    got, exact = fewest_transfers({p: Decimal(v) for p, v in balances.items()})
+    assert exact and [(t.payer, t.payee, t.amount) for t in got] == [(a, b, Decimal(v)) for a, b, v in transfers]
