@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.record import Record
 from kingsheet.core.rules import Game, Kind, Rules
-from kingsheet.core.vocabulary import card_word, count_word
+from kingsheet.core.vocabulary import CARD_CATEGORIES, card_word, count_word
 
 
 class _Space(Record):
@@ -35,7 +35,7 @@ class _Space(Record):
 def _card_values(rules: Rules, game: Game) -> Counter[int]:
     values: Counter[int] = Counter()
     for card in rules.deck.cards:
-        v = sum(game.units[c] for c in ("hearts", "boys", "girls", "king") if rules.deck.is_in(card, c))
+        v = sum(game.units[c] for c in CARD_CATEGORIES if rules.deck.is_in(card, c))
         if v:
             values[v] += 1
     return values
@@ -168,8 +168,6 @@ def local_possible(rules: Rules, game_id: str, value: int) -> bool:
 
 
 # ---- counted rows: what each player took, checked against the real deck ------------------------
-
-CARD_CATEGORIES = ("hearts", "boys", "girls", "king")
 
 
 class _CountModel(Record):

@@ -17,7 +17,7 @@ from kingsheet.core.i18n import language
 from kingsheet.core.problems import num as num_text
 from kingsheet.core.problems import one_line
 from kingsheet.core.record import EMPTY_MAP, Record
-from kingsheet.core.vocabulary import GAME_LABELS, fold, in_every_language
+from kingsheet.core.vocabulary import CARD_CATEGORIES, GAME_LABELS, fold, in_every_language
 
 SUITS = ("S", "C", "D", "H")
 
@@ -192,7 +192,7 @@ class Deck(Record):
     @cached_property
     def _held(self) -> dict[str, int]:
         """How many cards of each counted kind the deck holds (asked for every counted row)."""
-        return {cat: sum(self.is_in(c, cat) for c in self.cards) for cat in ("hearts", "girls", "king", "boys")}
+        return {cat: sum(self.is_in(c, cat) for c in self.cards) for cat in CARD_CATEGORIES}
 
 
 class Rules(Record):

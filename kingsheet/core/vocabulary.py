@@ -11,6 +11,8 @@ from kingsheet.core.i18n import LANGUAGES, NP_, in_language, pgettext
 
 #: What is counted in one deal, in the order of the paper blank.
 CATEGORIES: tuple[str, ...] = ("tricks", "hearts", "boys", "girls", "king", "last")
+#: The categories that are cards (the others are tricks).
+CARD_CATEGORIES: tuple[str, ...] = ("hearts", "boys", "girls", "king")
 
 #: Single games are the categories; Ералаш counts all six; trumps count tricks at their own unit.
 BASE_GAMES: tuple[str, ...] = (*CATEGORIES, "eralash", "trumps", "penalty")
