@@ -79,17 +79,20 @@ def _build_space(rules: Rules, game_id: str) -> _Space:
     for tot in totals:
         weights.append(w)
         w *= n * tot + 1
+    # every choice of how many cards of each value (the order of itertools.product over the
+    # values: the first slowest), built value by value: (cards, their points, their code)
+    shares = [(0, 0, 0)]
+    for (v, cnt), wt in zip(classes, weights[2:]):
+        shares = [(cards + x, points + v * x, code + wt * x) for cards, points, code in shares for x in range(cnt + 1)]
+    # the tricks and last tricks of a player who holds at least t_min tricks: (points, code);
+    # none when t_min is more than the deal has (his cards do not fit in its tricks)
+    most = -(-sum(cnt for _, cnt in classes) // n)
+    tails = [[(ut * t + ul * lt, weights[0] * t + weights[1] * lt)
+              for t in range(t_min, tricks + 1) for lt in range(min(t, last) + 1)] for t_min in range(max(most, tricks) + 1)]
     by_value: dict[int, list[int]] = defaultdict(list)
-    ranges = [range(cnt + 1) for _, cnt in classes]
-    for xs in itertools.product(*ranges):
-        cards = sum(xs)
-        card_points = sum(v * x for (v, _), x in zip(classes, xs))
-        code_cards = sum(wt * x for wt, x in zip(weights[2:], xs))
-        t_min = -(-cards // n)  # the cards must fit in his tricks
-        for t in range(t_min, tricks + 1):
-            for lt in range(min(t, last) + 1):
-                value = ut * t + ul * lt + card_points
-                by_value[value].append(weights[0] * t + weights[1] * lt + code_cards)
+    for cards, points, code in shares:
+        for dv, dc in tails[-(-cards // n)]:  # the cards must fit in his tricks
+            by_value[points + dv].append(code + dc)
     total = sum(wt * tot for wt, tot in zip(weights, totals))
     return _Space(dict(by_value), total)
 
@@ -210,17 +213,20 @@ def _build_count_model(rules: Rules, game_id: str) -> _CountModel:
     w_tricks = w
     w_last = w * (n * deck.tricks + 1)
     # every choice of how many of each group, built up group by group (the order of
-    # itertools.product over the groups: the first group slowest): its counts, cards and code
-    shares: list[tuple[tuple[int, ...], int, int]] = [((0,) * len(cats), 0, 0)]
+    # itertools.product over the groups: the first group slowest): its counts, cards and code;
+    # the counts as one integer, a digit per category, read back into a tuple at the end
+    radix = len(deck.cards) + 1
+    shares = [(0, 0, 0)]
     for (sig, cnt), wt in zip(groups, weights):
-        mask = tuple(int(c in sig) for c in cats)
-        shares = [(tuple(v + x * m for v, m in zip(seen, mask)), cards + x, code + wt * x)
-                  for seen, cards, code in shares for x in range(cnt + 1)]
-    by_counts: dict[tuple[int, ...], list[tuple[int, int]]] = defaultdict(list)
+        mask = sum(radix ** k for k, c in enumerate(cats) if c in sig)
+        shares = [(seen + x * mask, cards + x, code + wt * x) for seen, cards, code in shares for x in range(cnt + 1)]
+    by_code: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for seen, cards, code in shares:
-        by_counts[seen].append((cards, code))
+        by_code[seen].append((cards, code))
+    digits = [radix ** k for k in range(len(cats))]
+    by_counts = {tuple([seen // d % radix for d in digits]): choices for seen, choices in by_code.items()}
     total = sum(wt * cnt for wt, (_, cnt) in zip(weights, groups))
-    return _CountModel(cats, groups, dict(by_counts), w_tricks, w_last, total)
+    return _CountModel(cats, groups, by_counts, w_tricks, w_last, total)
 
 
 def _player_codes(rules: Rules, model: _CountModel, counts: Mapping[str, int], tricks_known: bool,

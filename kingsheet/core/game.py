@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.core.i18n import _
-from kingsheet.core.problems import InputError, Problem, hidden, one_line
+from kingsheet.core.problems import InputError, Problem, first_hidden, one_line
 from kingsheet.core.record import EMPTY_MAP, Record
 from kingsheet.core.rules import Order, Rules, RulesError, Turn
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
@@ -113,7 +113,7 @@ def text_problem(value: Any, field: str) -> str | None:
     """Why ``value`` cannot stand as the text of ``field``, or None."""
     if not isinstance(value, str):
         return _("{field} must be text, not {name} {value}").format(field=field, name=type(value).__name__, value=one_line(repr(value), 40))
-    bad = next((ch for ch in value if hidden(ch)), None)
+    bad = first_hidden(value)
     if bad is not None:
         return _("{field} '{value}' has a control character (U+{bad:04X})").format(field=field, value=one_line(value, 40), bad=ord(bad))
     limit = TEXT_LIMITS.get(field, 200)

@@ -46,8 +46,18 @@ def hidden(ch: str) -> bool:
     return code < 32 or 127 <= code < 160 or code in _HIDDEN
 
 
+def first_hidden(text: str) -> str | None:
+    """The first character of ``text`` that ``hidden`` finds; None for clean text. Every hidden
+    character is one ``str.isprintable`` refuses, so printable text is passed without a scan."""
+    if text.isprintable():
+        return None
+    return next((ch for ch in text if hidden(ch)), None)
+
+
 def one_line(text: str, limit: int = 400) -> str:
     """Untrusted text quoted in a message: one line, control and direction characters shown escaped."""
+    if text.isprintable():  # nothing to escape (a line break and every hidden character are not printable)
+        return text if len(text) <= limit else text[: limit - 1] + "…"
     out = []
     for ch in text:
         code = ord(ch)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.core.i18n import _
-from kingsheet.core.problems import hidden, one_line
+from kingsheet.core.problems import first_hidden, one_line
 from kingsheet.core.rules import (
     MAX_CARD_SHARES,
     MAX_DEALS,
@@ -92,7 +92,7 @@ def _check_texts(value: Any, where: str, key: str) -> None:
         for v in value:
             _check_texts(v, where, key)
     elif isinstance(value, str):
-        bad = next((ch for ch in value if hidden(ch)), None)
+        bad = first_hidden(value)
         if bad is not None:
             raise RulesError(_("{where}: {key} '{value}' has a control character (U+{bad:04X})").format(
                 where=where, key=key or _("a key"), value=one_line(value, 40), bad=ord(bad)))

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from kingsheet.core.i18n import _
-from kingsheet.core.problems import InputError, StorageError, hidden
+from kingsheet.core.problems import InputError, StorageError, first_hidden
 from kingsheet.files.storage import atomic_write
 
 MAX_POINTER_BYTES = 4096  # a path
@@ -50,7 +50,7 @@ def current_game() -> Path:
         text = data.decode("utf-8").strip()
     except UnicodeDecodeError:
         text = ""
-    if not text or any(hidden(ch) for ch in text):
+    if not text or first_hidden(text) is not None:
         raise InputError(_("{path}: not a record of the current game; start one with 'kingsheet new'").format(
             path=pointer))
     return Path(text)
