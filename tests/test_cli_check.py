@@ -109,3 +109,32 @@ def test_cli_does_not_import_heavy_modules():
     from conftest import ROOT
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_command_turns_the_collector_back_on(monkeypatch, capsys):
+    """`kingsheet` (kingsheet.cli.main) loads its modules with the collector off; the command itself
+    runs with it on, so a long evening at the prompt or a server collects its garbage."""
+    import gc
+    import sys
+
+    import pytest
+
+    from kingsheet import cli
+
+    monkeypatch.setattr(sys, "argv", ["kingsheet", "check", str(EXAMPLES / "blank-4.toml"), "--lang", "en"])
+    try:
+        with pytest.raises(SystemExit) as ended:
+            cli.main()
+    finally:
+        gc.unfreeze()
+    assert ended.value.code == 0 and gc.isenabled()
+    assert "complete; all consistent" in capsys.readouterr().out
+
+
+def test_the_installed_command_is_kingsheet_cli_main():
+    import tomllib
+
+    from conftest import ROOT
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["scripts"] == {"kingsheet": "kingsheet.cli:main"}

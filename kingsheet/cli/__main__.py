@@ -1,5 +1,5 @@
 """`python -m kingsheet.cli`: the command line, as the `kingsheet` script runs it."""
 
-from kingsheet.cli.app import main
+from kingsheet.cli import main
 
 main()
