@@ -93,6 +93,58 @@ def test_a_photo_sent_from_the_phone_becomes_a_new_game(tmp_path, shot):
     assert again.status_code == 410  # a reading is kept once
 
 
+def test_a_photo_fills_in_the_rows_the_open_game_has_not_played(tmp_path, shot):
+    """The table typed three deals on the phone and kept the rest on paper: the photo fills in rows
+    4–12 of the open game; its own deals stay, and a row the paper reads otherwise is named."""
+    from conftest import deal, game_text
+
+    jpeg, truth = shot
+    (g1, c1), (g2, c2), (g3, c3) = truth[:3]
+    other = next(p for p in (c2[1:] + c2[:1], c2[::-1]) if p != c2)  # the same row, the players' cells moved
+    game = tmp_path / "friday.toml"
+    game.write_text(game_text(deals=deal(g1, list(c1)) + deal(g2, list(other)) + deal(g3, list(c3))),
+                    encoding="utf-8")
+    client = phone_client(make_app(game, TOKEN, "en"), TOKEN)
+    data = client.post("/api/photo", json={"photos": [_data_url(jpeg)]}).json()
+    assert data["fill"] == {"first": 4, "last": 12, "seen": 3}
+    stale = client.post("/api/photo/fill", json={"read": data["read"], "seen": 2})
+    assert stale.status_code == 409 and load_game(game).deals[3:] == ()  # the screen saw an older sheet
+    choices = {"7": {"typed": " ".join(map(str, truth[6][1]))}}  # row 3 unsure too, but the game has it
+    filled = client.post("/api/photo/fill", json={"read": data["read"], "seen": 3, "choices": choices})
+    assert filled.status_code == 200, filled.text
+    assert filled.json()["message"] == ("✓ deals 4–12 filled in from the photo; the paper reads otherwise in "
+                                        "rows 2: the game keeps its own")
+    loaded = load_game(game)
+    assert [tuple(d.points or ()) for d in loaded.deals] == [c1, other, c3, *(c for _g, c in truth[3:])]
+    assert not any(d.confirm for d in loaded.deals)  # row 7 confirmed on the phone; the rest read sure
+    assert [p.name for p in tmp_path.iterdir()] == [game.name]  # no new game, no photo kept
+    again = client.post("/api/photo/fill", json={"read": data["read"], "seen": 12})
+    assert again.status_code == 410  # a reading is used once
+
+
+def test_a_photo_fills_in_only_a_game_of_its_rules_with_rows_to_fill(tmp_path, shot):
+    from conftest import deal, game_text
+
+    jpeg, truth = shot
+    other = tmp_path / "other.toml"
+    other.write_text(game_text(rules="symmetric"), encoding="utf-8")
+    client = phone_client(make_app(other, TOKEN, "ru"), TOKEN)
+    data = client.post("/api/photo", json={"photos": [_data_url(jpeg)]}).json()
+    assert data["fill"] is None  # not offered
+    refused = client.post("/api/photo/fill?lang=ru", json={"read": data["read"], "seen": 0})
+    assert refused.status_code == 422 and refused.json()["error"] == (
+        "на фотографии бланк blank-4, а эта игра идёт по правилам symmetric: сохраните фотографию как новую игру")
+    full = tmp_path / "full.toml"
+    full.write_text(game_text(deals="".join(deal(g, list(c)) for g, c in truth)), encoding="utf-8")
+    client = phone_client(make_app(full, TOKEN, "en"), TOKEN)
+    data = client.post("/api/photo", json={"photos": [_data_url(jpeg)]}).json()
+    assert data["fill"] is None
+    nothing = client.post("/api/photo/fill", json={"read": data["read"], "seen": 12})
+    assert nothing.status_code == 422 and nothing.json()["error"] == (
+        "the photo holds no row after deal 12: nothing to fill in")
+    assert load_game(other).deals == () and len(load_game(full).deals) == 12
+
+
 def test_a_bad_photo_or_a_bad_answer_is_one_sentence(tmp_path, shot):
     game = friday(tmp_path)
     client = phone_client(make_app(game, TOKEN, "ru"), TOKEN)
@@ -148,6 +200,8 @@ def test_on_the_phone_the_unsure_rows_show_their_paper(tmp_path, shot):
             assert page.evaluate("(img) => img.complete && img.naturalWidth > 100", crops.nth(k).element_handle())
         assert [page.locator("#photo-names input").nth(i).input_value() for i in range(4)] == [
             "Аня", "Боря", "Вася", "Галя"]  # the open game's players, in seating order
+        # the open game has no deal yet and the same rules: it may be filled in instead
+        assert page.inner_text("#photo-fill") == "Заполнить строки 1–12 этой игры"
         page.click("#photo-keep")
         page.wait_for_selector("#notice:has-text('новая игра')")
         page.wait_for_selector("#sheet tr.played >> nth=11")

@@ -7,7 +7,7 @@ caller forces it, in which case the deal is saved marked ``forced = true``.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +17,7 @@ from kingsheet.core.record import Record
 from kingsheet.core.report import Report
 from kingsheet.core.tomltext import parse
 from kingsheet.core.verify import verify
-from kingsheet.files.edits import append_deal, remove_last, replace_deal
+from kingsheet.files.edits import append_deal, append_deals, remove_last, replace_deal
 from kingsheet.files.gamefile import read_game, read_text
 from kingsheet.files.storage import atomic_write, check_writable, locked, real_game_path
 
@@ -94,6 +94,16 @@ def add_deal(path: Path, fields: Mapping[str, Any], force: bool = False, seen: i
         return append_deal(text, {**fields, "forced": forced}), _count(text) + 1
 
     return _apply(path, change, force, seen, adding=True)
+
+
+def add_deals(path: Path, many: Sequence[Mapping[str, Any]], seen: int | None = None) -> Change:
+    """Several deals at the end at once (the rows of a photographed blank), written as they are:
+    each carries its own marks (``confirm``, ``forced``) from where it was read, and what the sheet
+    then checks to is reported by ``check``, not refused here."""
+    def change(text: str, forced: bool) -> tuple[str, int]:
+        return append_deals(text, many), _count(text) + len(many)
+
+    return _apply(path, change, True, seen, adding=True)
 
 
 def edit_deal(path: Path, number: int, fields: Mapping[str, Any], force: bool = False,

@@ -306,6 +306,7 @@ def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_H
         Route("/api/club", endpoint(club)),
         Route(PHOTO_PATH, endpoint(post_photo), methods=["POST"]),
         Route("/api/photo/keep", endpoint(post_keep_photo), methods=["POST"]),
+        Route("/api/photo/fill", endpoint(post_fill_photo), methods=["POST"]),
         Route("/api/new", endpoint(post_new), methods=["POST"]),
         Route("/download/{kind}", endpoint(download)),
     ]
@@ -474,7 +475,7 @@ async def post_undo(request: Request, table: Table, lang: str) -> Response:
 async def post_photo(request: Request, table: Table, lang: str) -> Response:
     """The photos of a filled blank, read here; the rows come back to the phone to confirm."""
     body = await _body(request)
-    return _json(await _threaded(lang, lambda: actions.read_photos(body, lang)))
+    return _json(await _threaded(lang, lambda: actions.read_photos(body, lang, table.path)))
 
 
 async def post_keep_photo(request: Request, table: Table, lang: str) -> Response:
@@ -486,6 +487,12 @@ async def post_keep_photo(request: Request, table: Table, lang: str) -> Response
         return _("new game: {file}").format(file=table.path.name)
 
     return await _write(table, lang, work)
+
+
+async def post_fill_photo(request: Request, table: Table, lang: str) -> Response:
+    """A sheet read from photos, confirmed on the phone: the rows the open game has not played yet."""
+    body = await _body(request)
+    return await _write(table, lang, lambda: actions.fill_from_read(table.path, body))
 
 
 async def post_new(request: Request, table: Table, lang: str) -> Response:

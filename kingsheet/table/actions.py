@@ -125,6 +125,7 @@ def words(lang: str) -> dict[str, str]:
         "photo_hint": _("Each page of the filled blank, flat and whole, in good light. The photos are read "
                         "on the computer running kingsheet and are not kept."),
         "photo_reading": _("Reading the photo…"), "photo_keep": _("Save as a new game"),
+        "photo_fill": _("Fill in rows {first}–{last} of this game"),
         "photo_leave": _("leave it marked, to check later"), "photo_typed": _("or type the row as written"),
         "photo_paper": _("the row on the paper"),
         # the phone app's own (kingsheet site)
@@ -395,10 +396,12 @@ READ_SECONDS = 30 * 60  # a read sheet waits this long for the phone to confirm 
 _READS: dict[str, tuple[float, Any]] = {}
 
 
-def read_photos(body: Mapping[str, Any], lang: str) -> dict[str, Any]:
+def read_photos(body: Mapping[str, Any], lang: str, open_game: Path | None = None) -> dict[str, Any]:
     """The pages of one filled blank, photographed on a phone: each row as the rules chose it, and
     each row a person must confirm shown with the strip of paper it was read from and its choices.
-    The photos are read from a temporary folder and never kept."""
+    The photos are read from a temporary folder and never kept. ``open_game``: the game the page
+    shows; when it is played by the blank's rules and the photo holds rows after its last deal, the
+    answer says which (``fill``) and the reading may fill them in (fill_from_read)."""
     import base64
     import binascii
     import secrets
@@ -457,30 +460,47 @@ def read_photos(body: Mapping[str, Any], lang: str) -> dict[str, Any]:
     token = secrets.token_urlsafe(16)
     _READS[token] = (now, sheet)
     return {"ok": True, "read": token, "rules": rules.id, "name": rules.template.name.get(lang, rules.id),
-            "players": rules.players, "rows": rows, "summary": summary(sheet)}
+            "players": rules.players, "rows": rows, "summary": summary(sheet), "fill": _fillable(open_game, sheet)}
 
 
-def keep_read(folder: Path, body: Mapping[str, Any]) -> Path:
-    """A sheet read from photos, as a new game file in ``folder``: the players named in seating
-    order, each row to confirm as the person chose (a reading, a row typed in, or left marked)."""
-    from kingsheet.files.gamefile import read_game
-    from kingsheet.files.storage import write_new
-    from kingsheet.scan.game import game_text, typed_row
+def _fillable(path: Path | None, sheet: Any) -> dict[str, int] | None:
+    """The rows of a sheet read from photos that the open game has not played yet: the first and
+    the last, and the deals it has (the page's ``seen``); None when there are none, or the game is
+    played by other rules or cannot be read."""
+    from kingsheet.files.gamefile import load_game
 
+    if path is None:
+        return None
+    try:
+        game = load_game(path)
+    except Unusable:
+        return None
+    after = _rows_after(sheet, len(game.deals))
+    if game.rules.key != sheet.rules.key or not after:
+        return None
+    return {"first": after[0].number, "last": after[-1].number, "seen": len(game.deals)}
+
+
+def _rows_after(sheet: Any, played: int) -> list[Any]:
+    """The rows read after deal ``played``, when they follow it without a gap (the photos may lack a
+    page of a longer blank: then none, never rows out of their place)."""
+    after = [r for r in sheet.rows if r.number > played]
+    return after if [r.number for r in after] == list(range(played + 1, played + 1 + len(after))) else []
+
+
+def _kept_read(body: Mapping[str, Any]) -> Any:
     kept = _READS.get(str(body.get("read") or ""))
     if kept is None:
         raise Answer(410, _("this reading of the photos is no longer kept: photograph the blank again"))
-    sheet = kept[1]
+    return kept[1]
+
+
+def _confirmed(sheet: Any, body: Mapping[str, Any]) -> dict[int, tuple[str, tuple[int, ...]]]:
+    """Each unsure row as the person chose it on the phone: one of its readings, or the row typed in
+    (checked by the rules); a row left alone stays marked to confirm."""
+    from kingsheet.scan.game import typed_row
+
     rules = sheet.rules
-    names = body.get("players")
-    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
-        raise Answer(400, _("the players must be a list of names"))
-    names = [n.strip() for n in names]
-    if len(names) != rules.players:
-        raise Answer(400, _("{id} is for {players} players; {names} are named").format(
-            id=rules.id, players=rules.players, names=len(names)))
-    if len({n.casefold() for n in names}) != len(names):
-        raise Answer(400, _("a player is named twice (names that differ only in case are the same name)"))
     given = body.get("choices")
     choices: dict[str, Any] = given if isinstance(given, dict) else {}
     confirmed = {}
@@ -497,6 +517,28 @@ def keep_read(folder: Path, body: Mapping[str, Any]) -> Path:
         elif isinstance(option, int) and not isinstance(option, bool) and 0 <= option < len(r.choice.options[:4]):
             o = r.choice.options[option]
             confirmed[r.number] = (o.game, o.cells)
+    return confirmed
+
+
+def keep_read(folder: Path, body: Mapping[str, Any]) -> Path:
+    """A sheet read from photos, as a new game file in ``folder``: the players named in seating
+    order, each row to confirm as the person chose (a reading, a row typed in, or left marked)."""
+    from kingsheet.files.gamefile import read_game
+    from kingsheet.files.storage import write_new
+    from kingsheet.scan.game import game_text
+
+    sheet = _kept_read(body)
+    rules = sheet.rules
+    names = body.get("players")
+    if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
+        raise Answer(400, _("the players must be a list of names"))
+    names = [n.strip() for n in names]
+    if len(names) != rules.players:
+        raise Answer(400, _("{id} is for {players} players; {names} are named").format(
+            id=rules.id, players=rules.players, names=len(names)))
+    if len({n.casefold() for n in names}) != len(names):
+        raise Answer(400, _("a player is named twice (names that differ only in case are the same name)"))
+    confirmed = _confirmed(sheet, body)
     text = game_text(sheet, names, confirmed, {})
     path = fresh_name(folder)
     try:
@@ -506,6 +548,51 @@ def keep_read(folder: Path, body: Mapping[str, Any]) -> Path:
         raise Answer(400, str(exc)) from None
     _READS.pop(str(body.get("read")), None)
     return path
+
+
+def fill_from_read(path: Path, body: Mapping[str, Any]) -> str:
+    """The rows of a sheet read from photos that the open game has not played yet, added to it at
+    once, each unsure row as the person chose it on the phone (or left marked to confirm). The
+    game's own deals stay as they are; rows the paper reads otherwise are named in the answer."""
+    from kingsheet.files.changes import add_deals
+    from kingsheet.files.gamefile import load_game
+    from kingsheet.scan.game import row_fields
+
+    sheet = _kept_read(body)
+    confirmed = _confirmed(sheet, body)
+    seen = seen_of(body)
+
+    def work() -> str:
+        game = load_game(path)
+        rules = game.rules
+        if rules.key != sheet.rules.key:
+            raise Answer(422, _("the photo is a blank of {photo}, and this game is played by {game}: save the photo "
+                                "as a new game").format(photo=sheet.rules.id, game=rules.id))
+        played = game.deals[:seen]
+        rows = _rows_after(sheet, len(played))
+        if not rows and any(r.number > len(played) for r in sheet.rows):  # a page of a longer blank not photographed
+            raise Answer(422, _("the photos do not hold every row after deal {deals}: photograph each page").format(
+                deals=len(played)))
+        if not rows:
+            raise Answer(422, _("the photo holds no row after deal {deals}: nothing to fill in").format(deals=len(played)))
+        differ = []
+        for r in (r for r in sheet.rows if r.number <= len(played)):
+            d = played[r.number - 1]
+            game_id, cells = confirmed.get(r.number, (r.game, r.cells))
+            if d.points is not None and (rules.find_game(d.game), d.points) != (game_id, cells):
+                differ.append(str(r.number))
+        add_deals(path, [row_fields(rules, r, confirmed.get(r.number)) for r in rows], seen=seen)
+        first, last = rows[0].number, rows[-1].number
+        said = (_("✓ deal {number} filled in from the photo").format(number=first) if first == last else
+                _("✓ deals {first}–{last} filled in from the photo").format(first=first, last=last))
+        if differ:
+            said += "; " + _("the paper reads otherwise in rows {rows}: the game keeps its own").format(
+                rows=", ".join(differ))
+        return said
+
+    said = _written(work)
+    _READS.pop(str(body.get("read")), None)
+    return said
 
 
 def bring_in(folder: Path, name: str, data: bytes) -> Path:

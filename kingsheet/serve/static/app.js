@@ -479,6 +479,7 @@ async function readPhoto() {
   $("photo-rows").replaceChildren(el("p", W("photo_reading"), "hint"));
   $("photo-names").replaceChildren();
   $("photo-keep").hidden = true;
+  $("photo-fill").hidden = true;
   const {data} = await api("/api/photo", {photos: await Promise.all(files.map(asDataUrl))});
   $("photo-rows").replaceChildren();
   if (!data.ok) { $("photo-error").hidden = false; $("photo-error").textContent = data.error; return; }
@@ -517,25 +518,44 @@ async function readPhoto() {
     names.append(line);
   }
   $("photo-keep").hidden = false;
+  // the open game, played by the same rules, has not played every row the photo holds: fill them in
+  $("photo-fill").hidden = !data.fill;
+  if (data.fill) $("photo-fill").textContent = fill(W("photo_fill"), data.fill);
 }
 
-async function keepPhoto(ev) {
-  ev.preventDefault();
-  if (!photoRead) return;
+// each unsure row as the person chose it: a reading, the row typed in, or left marked
+function photoChoices() {
   const choices = {};
   for (const sel of $("photo-rows").querySelectorAll("select")) {
     const typed = $("photo-rows").querySelector(`input[data-number="${sel.dataset.number}"]`).value.trim();
     if (typed) choices[sel.dataset.number] = {typed};
     else if (sel.value !== "leave") choices[sel.dataset.number] = {option: +sel.value};
   }
+  return choices;
+}
+
+function photoDone() {  // the reading is used up: the form is cleared for the next blank
+  photoRead = null;
+  $("photo-rows").replaceChildren();
+  $("photo-names").replaceChildren();
+  $("photo-keep").hidden = true;
+  $("photo-fill").hidden = true;
+}
+
+async function keepPhoto(ev) {
+  ev.preventDefault();
+  if (!photoRead) return;
   const players = [...$("photo-names").querySelectorAll("input")].map((i) => i.value);
-  const {data} = await api("/api/photo/keep", {read: photoRead.read, players, choices});
-  if (data.ok) {  // the reading is used up: the form is cleared for the next blank
-    photoRead = null;
-    $("photo-rows").replaceChildren();
-    $("photo-names").replaceChildren();
-    $("photo-keep").hidden = true;
-  }
+  const {data} = await api("/api/photo/keep", {read: photoRead.read, players, choices: photoChoices()});
+  if (data.ok) photoDone();
+  await toNewGame(data, "photo-error");
+}
+
+async function fillFromPhoto() {
+  if (!photoRead || !photoRead.fill) return;
+  const {data} = await api("/api/photo/fill", {read: photoRead.read, seen: photoRead.fill.seen,
+    choices: photoChoices()});
+  if (data.ok) photoDone();
   await toNewGame(data, "photo-error");
 }
 
@@ -657,6 +677,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("file-in").addEventListener("change", bringIn);
   $("photo-in").addEventListener("change", readPhoto);
   $("photo").addEventListener("submit", keepPhoto);
+  $("photo-fill").addEventListener("click", fillFromPhoto);
   $("xlsx").addEventListener("click", (ev) => fileOut(ev, "xlsx"));
   $("toml").addEventListener("click", (ev) => fileOut(ev, "toml"));
   $("share").addEventListener("click", () => LOCAL && LOCAL.share(lang));
