@@ -501,7 +501,7 @@ def test_the_totals_written_at_the_end_are_read_and_checked(tmp_path, runner, mo
     assert sheet.totals.adds_up(sheet.rules, [(t.game, t.points) for t in truth])
 
     disagreeing = replace(sheet, totals=replace(sheet.totals, agree=False, read=((frozenset({1}),) * 4,) * 3))
-    monkeypatch.setattr("kingsheet.scan.reader.read_sheet", lambda photos: disagreeing)
+    monkeypatch.setattr("kingsheet.scan.reader.read_sheet", lambda photos, given=None: disagreeing)
     res = runner.invoke(cli.app, ["scan", str(path), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В,Г"])
     assert res.exit_code == 1 and "the totals as read from the sheet do not match the rows" in res.output
     assert "do not add up with the rows as read" in res.output and (tmp_path / "g.toml").exists()
@@ -914,3 +914,89 @@ def test_rows_left_empty_on_a_blank_are_named(tmp_path):
     path, _truth = photo(tmp_path, seed=4, deals=9)
     lines = summary(read_sheet([path]))
     assert any("rows 10–12 of the blank are empty on the photo" in line for line in lines)
+
+
+def codeless_photo(tmp_path: Path, rules_id: str = "blank-4", seed: int = 1, deals: int | None = None,
+                   page: int = 0, turn: int = 0) -> tuple[Path, list[tuple[int, ...]]]:
+    """A photo of a filled blank whose QR code cannot be read (rubbed out before it is taken, as a
+    shaken hand or a coffee stain leaves it), turned by ``turn`` degrees."""
+    import zxingcpp
+    from PIL import Image, ImageDraw
+    from synth import filled_sheet, photograph
+
+    rng = random.Random(seed)
+    pages, rows = filled_sheet(rules_id, FONT, rng, deals=deals)
+    sheet = pages[page]
+    found = zxingcpp.read_barcodes(np.asarray(sheet.convert("L")))
+    assert found, "the printed blank has its code"
+    pos = found[0].position
+    xs = [c.x for c in (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)]
+    ys = [c.y for c in (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)]
+    ImageDraw.Draw(sheet).rectangle((min(xs) - 20, min(ys) - 20, max(xs) + 20, max(ys) + 20), fill=255)
+    assert not zxingcpp.read_barcodes(np.asarray(sheet.convert("L")))
+    path = tmp_path / f"{rules_id}-{seed}-{page}-nocode-{turn}.jpg"
+    shot = tmp_path / "shot.jpg"
+    shot.write_bytes(photograph(sheet, rng, quality=(80, 90)))
+    Image.open(shot).rotate(turn, expand=True).save(path, quality=92)
+    return path, rows
+
+
+@pytest.mark.parametrize("turn", [0, 180])
+def test_a_blank_whose_code_cannot_be_read_is_read_by_the_rules_given(tmp_path, turn):
+    """A blurred or stained QR code: with the rules named (`scan --rules`), the page is told by its
+    printed lines — which way up too — and read as it would be with its code."""
+    from kingsheet.scan.page import Unreadable
+    from kingsheet.scan.reader import read_sheet
+
+    path, truth = codeless_photo(tmp_path, seed=5, deals=6, turn=turn)
+    with pytest.raises(Unreadable, match="QR code cannot be read"):
+        read_sheet([path])
+    sheet = read_sheet([path], ("blank-4", {}))
+    assert sheet.rules.id == "blank-4" and sheet.code.page == 1
+    assert [r.number for r in sheet.rows] == list(range(1, 7))
+    right = [(r.game, r.cells) == t for r, t in zip(sheet.rows, truth)]
+    assert sum(right) >= 5 and all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))
+    with pytest.raises(Unreadable, match="not those of the blank of the given rules"):
+        read_sheet([path], ("king-14", {}))  # other rules: other lines, never read into their cells
+
+
+def test_the_rules_given_must_agree_with_a_code_that_is_read(tmp_path, runner):
+    from kingsheet.cli.app import app
+
+    path, truth = photo(tmp_path, seed=5, deals=2)
+    out = tmp_path / "g.toml"
+    args = ["scan", str(path), "-o", str(out), "--players", "А,Б,В,Г", "--lang", "en", "--rules", "blank-4"]
+    res = runner.invoke(app, [*args, "--option", "boys=kings"])
+    assert res.exit_code == 2 and res.stderr == ("kingsheet: the sheet's QR code says the blank is of blank-4 "
+                                                 "(boys=jacks), not of the rules given with --rules\n")
+    assert not out.exists()
+    res = runner.invoke(app, [*args, "--option", "boys=jacks"])
+    assert res.exit_code in (0, 1) and out.exists()
+
+
+def test_the_pages_of_a_long_blank_without_codes_are_told_apart_by_their_lines(tmp_path):
+    from kingsheet.scan.reader import read_sheet
+
+    one, truth = codeless_photo(tmp_path, "ordered-56", seed=8, page=0)
+    two, _ = codeless_photo(tmp_path, "ordered-56", seed=8, page=1)
+    sheet = read_sheet([two, one], ("ordered-56", {}))
+    assert [r.number for r in sheet.rows][:3] == [1, 2, 3] and len(sheet.rows) > 24
+    assert sum((r.game, r.cells) == t for r, t in zip(sheet.rows, truth)) >= len(sheet.rows) - 4
+
+
+def test_scan_names_rules_for_a_code_it_cannot_read(tmp_path, runner):
+    from kingsheet.cli.app import app
+    from kingsheet.files.gamefile import load_game
+
+    path, truth = codeless_photo(tmp_path, seed=5, deals=4)
+    out = tmp_path / "g.toml"
+    res = runner.invoke(app, ["scan", str(path), "-o", str(out), "--players", "А,Б,В,Г", "--lang", "en"])
+    assert res.exit_code == 2 and res.stderr.rstrip().endswith(
+        "if it is smudged or torn, name the blank's rules: --rules ID") and not out.exists()
+    res = runner.invoke(app, ["scan", str(path), "-o", str(out), "--players", "А,Б,В,Г", "--option", "boys=kings"])
+    assert res.exit_code == 2 and "--rules" in res.stderr and not out.exists()
+    res = runner.invoke(app, ["scan", str(path), "-o", str(out), "--players", "А,Б,В,Г", "--rules", "blank-4"])
+    assert res.exit_code in (0, 1), res.output
+    game = load_game(out)
+    assert game.rules.id == "blank-4" and len(game.deals) == 4
+    assert sum((d.game, tuple(d.points or ())) == t for d, t in zip(game.deals, truth)) >= 3

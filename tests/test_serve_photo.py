@@ -47,8 +47,8 @@ def doubted_rows(monkeypatch):
 
     real = reader.read_sheet
 
-    def read_sheet(photos):
-        sheet = real(photos)
+    def read_sheet(photos, given=None):
+        sheet = real(photos, given)
         rows = []
         for r in sheet.rows:
             if r.number in DOUBTED:
@@ -143,6 +143,26 @@ def test_a_photo_fills_in_only_a_game_of_its_rules_with_rows_to_fill(tmp_path, s
     assert nothing.status_code == 422 and nothing.json()["error"] == (
         "the photo holds no row after deal 12: nothing to fill in")
     assert load_game(other).deals == () and len(load_game(full).deals) == 12
+
+
+def test_a_photo_whose_code_cannot_be_read_is_read_by_the_open_games_rules(tmp_path):
+    """A smudged QR code: the phone's open game names the rules, and the page is told by its lines;
+    a game of other rules does not make the photo read into the wrong cells."""
+    from test_scan import codeless_photo
+
+    from conftest import game_text
+
+    path, truth = codeless_photo(tmp_path, seed=5, deals=4)
+    client = phone_client(make_app(friday(tmp_path), TOKEN, "en"), TOKEN)
+    data = client.post("/api/photo", json={"photos": [_data_url(path.read_bytes())]}).json()
+    assert data["ok"] and data["rules"] == "blank-4" and [r["number"] for r in data["rows"]] == [1, 2, 3, 4]
+    assert data["fill"] == {"first": 1, "last": 4, "seen": 0}
+    other = tmp_path / "other.toml"
+    other.write_text(game_text(rules="king-14"), encoding="utf-8")
+    client = phone_client(make_app(other, TOKEN, "en"), TOKEN)
+    refused = client.post("/api/photo", json={"photos": [_data_url(path.read_bytes())]})
+    assert refused.status_code == 422 and refused.json()["error"].startswith(
+        "photo 1: the sheet's QR code cannot be read, and the page's printed lines are not those of the blank")
 
 
 def test_a_bad_photo_or_a_bad_answer_is_one_sentence(tmp_path, shot):

@@ -849,6 +849,10 @@ def scan_cmd(
     players: Annotated[str | None, typer.Option("--players", "-p", help=_(
         'The names, clockwise from the first dealer: "Аня,Боря,Вася,Галя".'))] = None,
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
+    rules_id: Annotated[str | None, typer.Option("--rules", "-r", help=_(
+        "The blank's rules (a bundled id, e.g. blank-4), for a photo whose QR code cannot be read: its page "
+        "and way up are then told by its printed lines."))] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help=_("key=value, e.g. boys=kings"))] = None,
     lang: Lang = "",
 ) -> None:
     try:
@@ -857,14 +861,31 @@ def scan_cmd(
         import zxingcpp  # noqa: F401
     except ImportError:
         fail(_("kingsheet scan needs its extra: pip install 'kingsheet[scan]'"))
+    if option and not rules_id:
+        fail(_("--option names an option of the rules given with --rules"))
+    from kingsheet.core.rules import RulesError
+    from kingsheet.files.templates import load_rules
+
+    try:
+        given = load_rules(rules_id, parse_option_pairs(option)) if rules_id else None
+    except RulesError as exc:
+        fail(str(exc))
     from kingsheet.files.creation import seating
     from kingsheet.files.gamefile import read_game
     from kingsheet.files.storage import write_new
     from kingsheet.scan.game import confirm, game_text, recheck_totals, summary
+    from kingsheet.scan.page import CodeUnreadable
     from kingsheet.scan.reader import read_sheet
 
     try:
-        sheet = read_sheet(photos)
+        try:
+            sheet = read_sheet(photos, (rules_id, parse_option_pairs(option)) if rules_id else None)
+        except CodeUnreadable as exc:
+            fail(_("{exc}; if it is smudged or torn, name the blank's rules: --rules ID").format(exc=exc))
+        if given is not None and given.key != sheet.rules.key:
+            opts = ", ".join(f"{k}={v}" for k, v in sorted(sheet.code.options.items()))
+            fail(_("the sheet's QR code says the blank is of {rules}, not of the rules given with --rules").format(
+                rules=f"{sheet.rules.id} ({opts})" if opts else sheet.rules.id))
         names = seating(players) if players else _ask_names(sheet.rules.players)
         if len(names) != sheet.rules.players:
             fail(_("{id} is for {players} players; {names} are named").format(

@@ -25,6 +25,10 @@ class Unreadable(InputError):
     """The photo cannot be read as a kingsheet blank; the message says why."""
 
 
+class CodeUnreadable(Unreadable):
+    """The photo's QR code cannot be read: with the blank's rules named, its page is told by its lines."""
+
+
 @dataclass(frozen=True)
 class Code:
     rules: str
@@ -136,7 +140,7 @@ def find_code(gray: np.ndarray, where: str) -> tuple[Code, tuple[float, float]]:
                 pos = result.position
                 corners = (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)
                 return code, (sum(c.x for c in corners) / 4 * scale, sum(c.y for c in corners) / 4 * scale)
-    raise Unreadable(_("{where}: the sheet's QR code cannot be read (is the whole page in the photo, and sharp? "
+    raise CodeUnreadable(_("{where}: the sheet's QR code cannot be read (is the whole page in the photo, and sharp? "
                        "Blanks printed two to a page have no code and cannot be read)").format(where=where))
 
 
@@ -266,28 +270,82 @@ def page_size(players: int) -> tuple[float, float]:
     return (297.0, 210.0) if players > 4 else (210.0, 297.0)
 
 
-def photo_code(path: Path) -> Code:
-    """What a photo's QR code says, before anything else of it is read."""
+def _photo(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    """The photo as loaded, and in grey (the print: black on white)."""
     import cv2
 
     photo = load(path)
-    gray = photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
-    return find_code(gray, str(path))[0]
+    return photo, (photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
+
+
+def photo_code(path: Path, needed: bool = True) -> Code | None:
+    """What a photo's QR code says, before anything else of it is read; None when it cannot be read
+    and is not ``needed`` (the rules were given: the page is told by its printed lines)."""
+    gray = _photo(path)[1]
+    try:
+        return find_code(gray, str(path))[0]
+    except CodeUnreadable:
+        if needed:
+            raise
+        return None
 
 
 def read_page(path: Path) -> tuple[Code, np.ndarray]:
     """A photo → its code and the straightened page."""
-    import cv2
-
-    photo = load(path)
-    gray = photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)  # the print: black on white
+    photo, gray = _photo(path)
     where = str(path)
     code, at = find_code(gray, where)
     marks = upright(find_marks(gray, where), at)
-    page = straighten(photo, marks, page_size(code.players))
+    return code, _straight(photo, marks, code.players, where)
+
+
+def _straight(photo: np.ndarray, marks: np.ndarray, players: int, where: str) -> np.ndarray:
+    page = straighten(photo, marks, page_size(players))
     if sharpness(page) < 15:
         raise Unreadable(_("{where}: the photo is too blurred to read").format(where=where))
-    return code, page
+    return page
+
+
+#: How much better than any other the way a codeless photo is taken (turned, which page, which
+#: layout) must fit the blank's printed lines: else it is not known and the photo is refused.
+CLEARLY = 0.15
+
+
+def read_page_by_lines(path: Path, players: int, layouts: Sequence[tuple[Any, Sequence[Sequence[tuple[float, ...]]]]]
+                       ) -> tuple[Any, np.ndarray]:
+    """A photo whose QR code cannot be read, of a blank whose rules are known: which of ``layouts``
+    it is (each a key, such as the page and the layout, and the boxes of its rows) and how it is
+    turned, both told by where the printed lines are; the key and the straightened page. A photo
+    that no way fits, or that two ways fit alike, is refused: never read into the wrong cells.
+    Each layout must have rows (a page without any tells nothing by its lines)."""
+    import cv2
+
+    photo, gray = _photo(path)
+    where = str(path)
+    marks = find_marks(gray, where)
+    size = page_size(players)
+    fits = []
+    for turn in range(4):  # the photo turned any way: the marks keep their clockwise order
+        turned = np.roll(marks, turn, axis=0)
+        w, h = size
+        target = np.array([(MARK_AT, MARK_AT), (w - MARK_AT, MARK_AT), (w - MARK_AT, h - MARK_AT),
+                           (MARK_AT, h - MARK_AT)], np.float32) * PX
+        matrix = cv2.getPerspectiveTransform(turned.astype(np.float32), target)
+        grey_page = cv2.warpPerspective(gray, matrix, (round(w * PX), round(h * PX)), flags=cv2.INTER_AREA,
+                                        borderValue=255)
+        for key, rows in layouts:  # lines within half the usual distance: a layout a little off is told apart
+            fits.append((lines_in_place(grey_page, rows, NEAR_MM / 2, each_way=True), turn, key, rows))
+    fits.sort(key=lambda f: -f[0])
+    best = fits[0]
+    if best[0] < LINED_UP:
+        raise Unreadable(_("{where}: the sheet's QR code cannot be read, and the page's printed lines are not "
+                           "those of the blank of the given rules (photograph the whole page, all four corner "
+                           "marks in the frame)").format(where=where))
+    rival = next((f for f in fits[1:] if (f[1], f[3]) != (best[1], best[3])), None)  # the same cells: no rival
+    if rival is not None and rival[0] > best[0] - CLEARLY:
+        raise Unreadable(_("{where}: the sheet's QR code cannot be read, and its printed lines fit more than "
+                           "one page or way up of the blank: photograph it again with the code sharp").format(where=where))
+    return best[2], _straight(photo, np.roll(marks, best[1], axis=0), players, where)
 
 
 LINE_CONTRAST = 20  # a printed line is this much darker than the paper around it (0–255)
@@ -295,30 +353,37 @@ LINED_UP = 0.6  # the share of the blank's lines a straightened page must show w
 NEAR_MM = 1.5  # how far from its place a line may be (a page not quite flat) and still count
 
 
-def lines_in_place(page: np.ndarray, rows: Sequence[Sequence[tuple[float, ...]]]) -> float:
+def lines_in_place(page: np.ndarray, rows: Sequence[Sequence[tuple[float, ...]]], near_mm: float = NEAR_MM,
+                   each_way: bool = False) -> float:
     """The share of the printed lines around the given rows' boxes (mm: left, top, right, bottom)
     that are on the straightened page where the blank's layout puts them: a corner mark found in the
-    wrong place straightens the page askew, and its cells would be read from the wrong paper."""
-    def dark(profile: np.ndarray) -> bool:  # a line within NEAR_MM of where it belongs
-        mid, near_px = len(profile) // 2, round(NEAR_MM * PX)
+    wrong place straightens the page askew, and its cells would be read from the wrong paper.
+    ``each_way``: the smaller of the shares of the lines across and of the lines down (a layout
+    whose rows are shifted but whose columns are the blank's shows its columns in place, not its rows)."""
+    def dark(profile: np.ndarray) -> bool:  # a line within near_mm of where it belongs
+        mid, near_px = len(profile) // 2, round(near_mm * PX)
         near = profile[max(0, mid - near_px):mid + near_px + 1]
         return bool(near.size) and float(np.median(profile) - near.min()) > LINE_CONTRAST
 
     h, w = page.shape[:2]
-    found = total = 0
+    across = [0, 0]  # found, looked for
+    down = [0, 0]
     for boxes in rows:
         x0, x1 = min(b[0] for b in boxes), max(b[2] for b in boxes)
         y0, y1 = min(b[1] for b in boxes), max(b[3] for b in boxes)
         cols = slice(max(0, round(x0 * PX)), min(w, round(x1 * PX)))
         for y in (y0, y1):
             band = page[max(0, round((y - 4) * PX)):min(h, round((y + 4) * PX)), cols]
-            total += 1
-            found += band.size > 0 and dark(band.mean(axis=1))
+            across[1] += 1
+            across[0] += band.size > 0 and dark(band.mean(axis=1))
         for x in sorted({b[0] for b in boxes} | {b[2] for b in boxes}):
             band = page[max(0, round(y0 * PX)):min(h, round(y1 * PX)), max(0, round((x - 4) * PX)):min(w, round((x + 4) * PX))]
-            total += 1
-            found += band.size > 0 and dark(band.mean(axis=0))
-    return found / total if total else 1.0
+            down[1] += 1
+            down[0] += band.size > 0 and dark(band.mean(axis=0))
+    if each_way:
+        return min(found / total if total else 1.0 for found, total in (across, down))
+    total = across[1] + down[1]
+    return (across[0] + down[0]) / total if total else 1.0
 
 
 def cells_of(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> list[Any]:

@@ -26,7 +26,16 @@ from kingsheet.scan.choose import (
     signed,
     written_sign,
 )
-from kingsheet.scan.page import LINED_UP, Code, Unreadable, cells_of, lines_in_place, photo_code, read_page
+from kingsheet.scan.page import (
+    LINED_UP,
+    Code,
+    Unreadable,
+    cells_of,
+    lines_in_place,
+    photo_code,
+    read_page,
+    read_page_by_lines,
+)
 
 MAX_PHOTOS = 8  # pages of one blank (the longest, ordered-56, has 3)
 
@@ -58,8 +67,11 @@ class SheetRead:
     boxes: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
-def read_sheet(photos: Sequence[Path]) -> SheetRead:
-    """Every page of one blank (in any order), read and checked row by row."""
+def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | None = None) -> SheetRead:
+    """Every page of one blank (in any order), read and checked row by row. ``given``: the blank's
+    rules and options as the person names them (``scan --rules``; on the phone, the open game's),
+    for a photo whose QR code cannot be read: its page and way up are then told by its printed lines.
+    A code that is read names the rules itself (whether they are the ones given is the caller's to say)."""
     from kingsheet.render.pdf import blank_boxes, blank_pages, ordered_games
     from kingsheet.scan.digits import readings
 
@@ -67,36 +79,54 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         raise Unreadable(_("name the photos of the blank's pages"))
     if len(photos) > MAX_PHOTOS:
         raise Unreadable(_("{n} photos: one blank has at most {most} pages").format(n=len(photos), most=MAX_PHOTOS))
-    codes = [photo_code(path) for path in photos]  # what each photo is, before any cell is read
-    first = codes[0]
-    for path, code in zip(photos[1:], codes[1:]):
-        if (code.rules, code.sheet) != (first.rules, first.sheet):
+    # what each photo is, before any cell is read
+    codes = [photo_code(path, needed=given is None) for path in photos]
+    coded = [(path, code) for path, code in zip(photos, codes) if code is not None]
+    first = coded[0][1] if coded else None
+    for path, code in coded[1:]:
+        if first is not None and (code.rules, code.sheet) != (first.rules, first.sheet):
             raise Unreadable(_("{path}: a page of another blank ({rules}) than {first}").format(
-                path=path, rules=code.rules, first=photos[0]))
-    seen_pages = [code.page for code in codes]
+                path=path, rules=code.rules, first=coded[0][0]))
+    seen_pages = [code.page for _path, code in coded]
     if len(set(seen_pages)) != len(seen_pages):
         raise Unreadable(_("two photos show the same page {page}").format(
             page=next(p for p in seen_pages if seen_pages.count(p) > 1)))
+    rules_id, rule_options, where = ((first.rules, first.options, coded[0][0]) if first is not None
+                                else (given[0], dict(given[1]), photos[0]) if given is not None else ("", {}, photos[0]))
     try:
-        rules = load_rules(first.rules, first.options)
+        rules = load_rules(rules_id, rule_options)
     except RulesError as exc:
         raise Unreadable(_("{path}: the sheet's QR code names rules that cannot be used: {why}").format(
-            path=photos[0], why=exc)) from None
-    if rules.players != first.players:
+            path=where, why=exc) if first is not None else str(exc)) from None
+    if first is not None and rules.players != first.players:
         raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=photos[0]))
     if rules.order is Order.TO_LIMIT:
         _readable_to_limit(rules)
     fixed = rules.order in (Order.FIXED, Order.TO_LIMIT)  # the blank, not the hand, says each row's game
     games = ordered_games(rules)
-    layout, total_boxes = blank_boxes(rules, first.named, first.lang)
-    pages_printed = blank_pages(rules, first.named, first.lang)
-    for path, code in zip(photos, codes):
-        if code.page > pages_printed:
+    # the blank's layouts the photos may be of: the one their codes name, else each the blank is printed in
+    looks = [(first.named, first.lang)] if first is not None else [(False, "ru"), (True, "ru"), (False, "en"), (True, "en")]
+    for path, code in coded:
+        if code.page > blank_pages(rules, code.named, code.lang):
             raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=path))
-    pages = [(path, *read_page(path)) for path in photos]
+    pages: list[tuple[Path, Code, Any]] = []
+    for path, maybe in zip(photos, codes):
+        if maybe is not None:
+            pages.append((path, *read_page(path)))
+            continue
+        candidates = [((named, lang, k), _rows_on(blank_boxes(rules, named, lang)[0], k))
+                      for named, lang in looks for k in range(1, blank_pages(rules, named, lang) + 1)]
+        (named, lang, number), page = read_page_by_lines(path, rules.players, [c for c in candidates if c[1]])
+        looks = [(named, lang)]  # every page of one blank is printed alike
+        pages.append((path, Code(rules.id, dict(rule_options), rules.players, named, lang, "", number), page))
+    code_of = pages[0][1]
+    numbers = [code.page for _path, code, _page in pages]
+    if len(set(numbers)) != len(numbers):
+        raise Unreadable(_("two photos show the same page {page}").format(
+            page=next(p for p in numbers if numbers.count(p) > 1)))
+    layout, total_boxes = blank_boxes(rules, code_of.named, code_of.lang)
     for path, code, page in pages:  # a page straightened askew is refused, never read into the wrong cells
-        on_page = [[b.game, *b.cells] for b in layout.values() if b.page == code.page]
-        if lines_in_place(page, on_page) < LINED_UP:
+        if lines_in_place(page, _rows_on(layout, code.page)) < LINED_UP:
             raise Unreadable(_("{where}: the blank's printed lines are not where they should be (a corner mark "
                                "half out of the picture, or the page not flat); photograph the whole page again, "
                                "all four corner marks in the frame").format(where=path))
@@ -136,7 +166,14 @@ def read_sheet(photos: Sequence[Path]) -> SheetRead:
         choices = settle_mends(choices)
     choices = ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree))
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
-    return SheetRead(rules, first, rows, totals, by_page, layout)
+    return SheetRead(rules, first or code_of, rows, totals, by_page, layout)
+
+
+def _rows_on(layout: Mapping[int, Any], page: int) -> list[list[tuple[float, ...]]]:
+    """The boxes of each deal's row on one page of the blank: its game cell and its players' cells."""
+    return [[b.game, *b.cells] for b in layout.values() if b.page == page]
+
+
 
 
 def _printed_game(rules: Rules, number: int) -> str:

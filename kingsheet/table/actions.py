@@ -435,7 +435,7 @@ def read_photos(body: Mapping[str, Any], lang: str, open_game: Path | None = Non
             path.write_bytes(data)
             paths.append(path)
         try:
-            sheet = read_sheet(paths)
+            sheet = read_sheet(paths, _rules_of(open_game))
         except Unusable as exc:
             message = str(exc)
             for k, path in enumerate(paths, 1):
@@ -461,6 +461,22 @@ def read_photos(body: Mapping[str, Any], lang: str, open_game: Path | None = Non
     _READS[token] = (now, sheet)
     return {"ok": True, "read": token, "rules": rules.id, "name": rules.template.name.get(lang, rules.id),
             "players": rules.players, "rows": rows, "summary": summary(sheet), "fill": _fillable(open_game, sheet)}
+
+
+def _rules_of(path: Path | None) -> tuple[str, dict[str, str]] | None:
+    """The open game's rules, for a photo whose QR code cannot be read (its page is then told by its
+    printed lines): only bundled rules, as a blank's code names only those."""
+    from kingsheet.files.gamefile import load_game
+    from kingsheet.files.templates import template_dir
+
+    if path is None:
+        return None
+    try:
+        rules = load_game(path).rules
+    except Unusable:
+        return None
+    where = rules.template.path
+    return (rules.id, dict(rules.options)) if where is not None and where.parent == template_dir() else None
 
 
 def _fillable(path: Path | None, sheet: Any) -> dict[str, int] | None:
