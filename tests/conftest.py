@@ -17,11 +17,18 @@ def runner() -> CliRunner:
     return CliRunner()
 
 
+@pytest.fixture(scope="session")
+def _cache_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache")
+
+
 @pytest.fixture(autouse=True)
-def _isolated_state(tmp_path_factory, monkeypatch):
-    """Commands that remember the current game must not touch the developer's real data dir."""
+def _isolated_state(tmp_path_factory, monkeypatch, _cache_dir):
+    """Commands that remember the current game must not touch the developer's real data dir, nor
+    its cache (one for the whole run: the scanner's layouts measured once)."""
     state = tmp_path_factory.mktemp("state")
     monkeypatch.setenv("KINGSHEET_STATE_DIR", str(state))
+    monkeypatch.setenv("KINGSHEET_CACHE", str(_cache_dir))
     monkeypatch.delenv("KINGSHEET_FILE", raising=False)
     monkeypatch.setenv("NO_COLOR", "1")
     # the suite reads English messages unless a test asks for Russian (tests/test_i18n.py and the

@@ -77,3 +77,45 @@ def test_an_ordered_blank_numbers_its_games_so_the_game_column_can_hold_a_number
     assert sorted(layout) == list(range(1, 57)) and {b.page for b in layout.values()} == {1, 2}
     for boxes in layout.values():  # «Игра» is left of the players' cells, on the row's line
         assert boxes.game[2] <= boxes.cells[0][0] and boxes.game[1::2] == boxes.cells[0][1::2]
+
+
+def test_the_readers_layout_is_measured_once_and_kept_under_its_key(tmp_path, monkeypatch):
+    """scan.layout keeps the blank's measured layout on disk: a later `scan` reads it without
+    drawing the blank; another language, a changed drawing or a spoiled file is measured again;
+    KINGSHEET_CACHE= (empty) keeps nothing."""
+    import kingsheet.render.pdf as pdf
+    from kingsheet.files.templates import load_rules
+    from kingsheet.scan import layout as kept
+
+    monkeypatch.setenv("KINGSHEET_CACHE", str(tmp_path))
+    monkeypatch.setattr(kept, "_KEPT", {})
+    rules = load_rules("ordered-56")
+    measured = pdf.measured_layout(rules, False, "ru")
+    assert kept.blank_layout(rules, False, "ru") == measured
+    files = list((tmp_path / "layouts").glob("*.json"))
+    assert len(files) == 1
+
+    def no_drawing(*args):
+        raise AssertionError("the blank was drawn again")
+
+    monkeypatch.setattr(pdf, "measured_layout", no_drawing)
+    monkeypatch.setattr(kept, "_KEPT", {})  # a new process
+    again = kept.blank_layout(rules, False, "ru")
+    assert again == measured and again.pages == 3 and len(again.deals) == 56 and len(again.totals) == 3
+    monkeypatch.undo()
+    monkeypatch.setenv("KINGSHEET_CACHE", str(tmp_path))
+    monkeypatch.setattr(kept, "_KEPT", {})
+    kept.blank_layout(rules, False, "en")
+    assert len(list((tmp_path / "layouts").glob("*.json"))) == 2  # another key
+    files[0].write_text('{"deals": {"1": [1, [[0, 0]]', encoding="utf-8")  # spoiled
+    monkeypatch.setattr(kept, "_KEPT", {})
+    assert kept.blank_layout(rules, False, "ru") == measured
+    assert kept._read(files[0]) == measured  # measured again, and kept again
+    monkeypatch.setattr(kept, "_drawing_stamp", lambda: ("another drawing",))
+    monkeypatch.setattr(kept, "_KEPT", {})
+    kept.blank_layout(rules, False, "ru")
+    assert len(list((tmp_path / "layouts").glob("*.json"))) == 3
+    monkeypatch.setenv("KINGSHEET_CACHE", "")
+    monkeypatch.setattr(kept, "_KEPT", {})
+    assert kept.cache_folder() is None and kept.blank_layout(rules, True, "ru").pages == 3
+    assert len(list((tmp_path / "layouts").glob("*.json"))) == 3

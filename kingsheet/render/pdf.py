@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
@@ -42,6 +42,7 @@ from kingsheet.core.problems import num
 from kingsheet.core.rules import Order, Rules
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
+from kingsheet.render.layout import Box, DealBoxes, Layout, ordered_games
 from kingsheet.render.money import signed_money
 from kingsheet.render.qrcode import qr_modules
 from kingsheet.render.sheet import SheetRow, player_names, reminders, rows_for, subtitle, unit_lines
@@ -166,17 +167,6 @@ class _Measured(Table):
         super().drawOn(canvas, x, y, _sW)
 
 
-Box = tuple[float, float, float, float]  # (left, top, right, bottom) in mm from the page's top left corner
-
-
-class DealBoxes(NamedTuple):
-    """Where one deal is written on the printed blank."""
-
-    page: int
-    cells: list[Box]  # a box per player
-    game: Box  # «Игра»: handwritten on an ordered blank
-
-
 def blank_layout(rules: Rules, named: bool, lang: str = "ru") -> dict[int, DealBoxes]:
     """Where each deal is on the printed blank: deal number → its page and boxes."""
     return blank_boxes(rules, named, lang)[0]
@@ -192,6 +182,11 @@ def blank_boxes(rules: Rules, named: bool, lang: str = "ru") -> tuple[dict[int, 
 def blank_pages(rules: Rules, named: bool, lang: str = "ru") -> int:
     """How many pages the printed blank has (an ordered blank's «Кто что заказал» is one of them)."""
     return _measured_blank(rules, named, lang)[2]
+
+
+def measured_layout(rules: Rules, named: bool, lang: str = "ru") -> Layout:
+    """The blank measured as it is drawn: deals, ИТОГО lines and pages."""
+    return Layout(*_measured_blank(rules, named, lang))
 
 
 _MEASURED: dict[tuple[object, ...], tuple[dict[int, DealBoxes], list[DealBoxes], int]] = {}
@@ -433,11 +428,6 @@ def _stake_box(width: float, lang: str, scale: float, stake: str | None) -> Tabl
     box.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), FONT, BODY * scale), ("BOX", (0, 0), (-1, -1), 0.8, GREY),
                              ("VALIGN", (0, 0), (-1, -1), "TOP")]))
     return box
-
-
-def ordered_games(rules: Rules) -> list[str]:
-    """The games of an ordered blank as its grid numbers them (from 1)."""
-    return list(dict.fromkeys(rules.per_round))
 
 
 def _ordered_grid(rules: Rules, names: Sequence[str], lang: str, width: float, scale: float) -> Table:

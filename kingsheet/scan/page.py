@@ -236,8 +236,13 @@ def straighten(photo: np.ndarray, marks: np.ndarray, size_mm: tuple[float, float
 def ink_of(page: np.ndarray) -> np.ndarray:
     """A page (grey, or BGR) as ink on paper: the light taken out (_even_light), then in colour the
     darkest of the three."""
+    import cv2
+
     even = _even_light(page)
-    return np.asarray(even.min(axis=2) if even.ndim == 3 else even)
+    if even.ndim == 2:
+        return even
+    b, g, r = cv2.split(even)
+    return np.asarray(cv2.min(cv2.min(b, g), r))
 
 
 def _even_light(page: np.ndarray) -> np.ndarray:
@@ -249,7 +254,7 @@ def _even_light(page: np.ndarray) -> np.ndarray:
     small = cv2.resize(page, (w // 4, h // 4), interpolation=cv2.INTER_AREA)  # the paper's light is smooth:
     small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (8, 8)))
     background = cv2.resize(cv2.GaussianBlur(small, (0, 0), 4), (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.asarray(np.clip(page.astype(np.float32) / np.maximum(background, 1) * 235, 0, 255).astype(np.uint8))
+    return np.asarray(cv2.divide(page, np.maximum(background, 1), scale=235))  # in uint8, saturated at 255
 
 
 def sharpness(page: np.ndarray) -> float:
@@ -278,23 +283,26 @@ def _photo(path: Path) -> tuple[np.ndarray, np.ndarray]:
     return photo, (photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
 
 
-def photo_code(path: Path, needed: bool = True) -> Code | None:
-    """What a photo's QR code says, before anything else of it is read; None when it cannot be read
-    and is not ``needed`` (the rules were given: the page is told by its printed lines)."""
-    gray = _photo(path)[1]
-    try:
-        return find_code(gray, str(path))[0]
-    except CodeUnreadable:
-        if needed:
-            raise
-        return None
-
-
 def read_page(path: Path) -> tuple[Code, np.ndarray]:
-    """A photo → its code and the straightened page."""
+    """A photo → its code and the straightened page (the photo decoded and its code found once)."""
     photo, gray = _photo(path)
-    where = str(path)
-    code, at = find_code(gray, where)
+    return _read_coded(photo, gray, find_code(gray, str(path)), str(path))
+
+
+def read_page_if_coded(path: Path) -> tuple[Code, np.ndarray] | None:
+    """As read_page; None when the photo's QR code cannot be read (the rules were given: the page
+    is then told by its printed lines, read_page_by_lines)."""
+    photo, gray = _photo(path)
+    try:
+        found = find_code(gray, str(path))
+    except CodeUnreadable:
+        return None
+    return _read_coded(photo, gray, found, str(path))
+
+
+def _read_coded(photo: np.ndarray, gray: np.ndarray, found: tuple[Code, tuple[float, float]], where: str
+                ) -> tuple[Code, np.ndarray]:
+    code, at = found
     marks = upright(find_marks(gray, where), at)
     return code, _straight(photo, marks, code.players, where)
 

@@ -32,9 +32,9 @@ from kingsheet.scan.page import (
     Unreadable,
     cells_of,
     lines_in_place,
-    photo_code,
     read_page,
     read_page_by_lines,
+    read_page_if_coded,
 )
 
 MAX_PHOTOS = 8  # pages of one blank (the longest, ordered-56, has 3)
@@ -72,15 +72,17 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     rules and options as the person names them (``scan --rules``; on the phone, the open game's),
     for a photo whose QR code cannot be read: its page and way up are then told by its printed lines.
     A code that is read names the rules itself (whether they are the ones given is the caller's to say)."""
-    from kingsheet.render.pdf import blank_boxes, blank_pages, ordered_games
-    from kingsheet.scan.digits import readings
+    from kingsheet.render.layout import ordered_games
+    from kingsheet.scan.digits import readings_of
+    from kingsheet.scan.layout import blank_layout
 
     if not photos:
         raise Unreadable(_("name the photos of the blank's pages"))
     if len(photos) > MAX_PHOTOS:
         raise Unreadable(_("{n} photos: one blank has at most {most} pages").format(n=len(photos), most=MAX_PHOTOS))
-    # what each photo is, before any cell is read
-    codes = [photo_code(path, needed=given is None) for path in photos]
+    # what each photo is, and its page straightened, before any cell is read
+    looked = [read_page(path) if given is None else read_page_if_coded(path) for path in photos]
+    codes = [seen[0] if seen else None for seen in looked]
     coded = [(path, code) for path, code in zip(photos, codes) if code is not None]
     first = coded[0][1] if coded else None
     for path, code in coded[1:]:
@@ -107,15 +109,15 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     # the blank's layouts the photos may be of: the one their codes name, else each the blank is printed in
     looks = [(first.named, first.lang)] if first is not None else [(False, "ru"), (True, "ru"), (False, "en"), (True, "en")]
     for path, code in coded:
-        if code.page > blank_pages(rules, code.named, code.lang):
+        if code.page > blank_layout(rules, code.named, code.lang).pages:
             raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=path))
     pages: list[tuple[Path, Code, Any]] = []
-    for path, maybe in zip(photos, codes):
-        if maybe is not None:
-            pages.append((path, *read_page(path)))
+    for path, seen in zip(photos, looked):
+        if seen is not None:
+            pages.append((path, *seen))
             continue
-        candidates = [((named, lang, k), _rows_on(blank_boxes(rules, named, lang)[0], k))
-                      for named, lang in looks for k in range(1, blank_pages(rules, named, lang) + 1)]
+        candidates = [((named, lang, k), _rows_on(blank_layout(rules, named, lang).deals, k))
+                      for named, lang in looks for k in range(1, blank_layout(rules, named, lang).pages + 1)]
         (named, lang, number), page = read_page_by_lines(path, rules.players, [c for c in candidates if c[1]])
         looks = [(named, lang)]  # every page of one blank is printed alike
         pages.append((path, Code(rules.id, dict(rule_options), rules.players, named, lang, "", number), page))
@@ -124,7 +126,7 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     if len(set(numbers)) != len(numbers):
         raise Unreadable(_("two photos show the same page {page}").format(
             page=next(p for p in numbers if numbers.count(p) > 1)))
-    layout, total_boxes = blank_boxes(rules, code_of.named, code_of.lang)
+    layout, total_boxes, _pages = blank_layout(rules, code_of.named, code_of.lang)
     for path, code, page in pages:  # a page straightened askew is refused, never read into the wrong cells
         if lines_in_place(page, _rows_on(layout, code.page)) < LINED_UP:
             raise Unreadable(_("{where}: the blank's printed lines are not where they should be (a corner mark "
@@ -132,11 +134,14 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
                                "all four corner marks in the frame").format(where=path))
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     by_page = {code.page: page for _path, code, page in pages}
-    read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {}
-    for number, boxes in sorted(layout.items()):
-        if boxes.page in by_page:
-            cut = cells_of(by_page[boxes.page], [boxes.game, *boxes.cells])
-            read[number] = ([] if fixed else readings(cut[0], narrow=True), [readings(c) for c in cut[1:]])
+    on_photos = [(number, boxes) for number, boxes in sorted(layout.items()) if boxes.page in by_page]
+    cut = [cells_of(by_page[boxes.page], [boxes.game, *boxes.cells]) for _number, boxes in on_photos]
+    game_cells = [] if fixed else readings_of([c[0] for c in cut], narrow=True)
+    player_cells = readings_of([cell for c in cut for cell in c[1:]])
+    n = rules.players
+    read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {
+        number: ([] if fixed else game_cells[k], player_cells[k * n:(k + 1) * n])
+        for k, (number, _boxes) in enumerate(on_photos)}
 
     def empty(cands: list[list[Reading]]) -> bool:
         return all(len(c) == 1 and c[0].value is None for c in cands)
@@ -159,7 +164,9 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         choices = assign_games(rules, choices)
     totals = None
     if total_boxes and total_boxes[0].page in by_page:
-        written_totals = [[readings(c, top=30) for c in cells_of(by_page[b.page], b.cells)] for b in total_boxes]
+        lines = [cells_of(by_page[b.page], b.cells) for b in total_boxes]
+        sums = readings_of([c for line in lines for c in line], top=30)
+        written_totals = [sums[k * n:(k + 1) * n] for k in range(len(lines))]
         totals = check_totals(rules, choices, written_totals)
         choices = totals.choices
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
