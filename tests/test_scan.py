@@ -848,11 +848,52 @@ def test_a_row_in_doubt_with_its_sheet_says_why_in_the_summary_and_the_file():
         row = RowRead(1, "tricks", choice, (-4, -4, -4, -4))
         assert note in row_fields(rules, row)["note"]
         lines = summary(SheetRead(rules, code, (row,)))
-        assert lines[0].endswith("? confirm (the sheet as a whole is in doubt)")
-        assert any("every row is to confirm" in line for line in lines) is (why == READS_BADLY)
+        reason = {TOTALS_DISAGREE: "the totals written on the sheet do not add up with the rows as read",
+                  READS_BADLY: "many rows of this sheet read poorly"}[why]
+        assert lines[0].endswith(f"? read well; confirm it too ({reason})")
         with speaking("ru"):
             assert row_fields(rules, row)["note"].startswith("скан: подтвердите строку")
-            assert "под сомнением весь лист" in summary(SheetRead(rules, code, (row,)))[0]
+            assert "прочитана хорошо; подтвердите и её" in summary(SheetRead(rules, code, (row,)))[0]
+
+
+def test_a_sheet_in_doubt_says_which_rows_read_poorly_and_asks_about_them_first():
+    """Two rows of twelve read poorly put the sheet in doubt: the summary names them and says why the
+    ten others are asked about too; at a terminal those two are asked first, then the rest."""
+    from dataclasses import replace
+
+    from kingsheet.core.i18n import speaking
+    from kingsheet.files.templates import load_rules
+    from kingsheet.scan.choose import Option, RowChoice, doubt_sheet
+    from kingsheet.scan.game import confirm, summary
+    from kingsheet.scan.page import Code
+    from kingsheet.scan.reader import RowRead, SheetRead
+
+    rules = load_rules("blank-4")
+    code = Code("blank-4", {}, 4, False, "ru", "x", 1)
+    cells = (-4, -4, -4, -4)
+    choices = {n: RowChoice((Option("tricks", cells, 1.0), Option("tricks", (-8, 0, -4, -4), 0.3)), n not in (4, 9),
+                            False, 1) for n in range(1, 13)}
+    doubted = doubt_sheet(choices, totals_agree=True)
+    assert not any(c.sure for c in doubted.values())
+    rows = tuple(RowRead(n, "tricks", c, cells) for n, c in doubted.items())
+    sheet = SheetRead(rules, code, rows)
+    lines = summary(sheet)
+    assert "✗ 2 rows read poorly (4, 9); the others read well and are asked about too, as so many did not" in lines
+    assert lines[0].endswith("? read well; confirm it too (many rows of this sheet read poorly)")
+    with speaking("ru"):
+        assert "✗ 2 строки прочитаны плохо (4, 9); остальные прочитаны хорошо, но их тоже стоит проверить: " \
+               "плохо прочитанных строк много" in summary(sheet)
+    asked: list[str] = []
+    said: list[str] = []
+    confirm(sheet, lambda prompt: asked.append(prompt) or "", said.append)
+    heads = [line for line in said if line.startswith(("row ", "The rows below"))]
+    assert heads[:3] == ["row 4, Tricks (−16):", "row 9, Tricks (−16):", "The rows below read well; they are asked about because "
+                         "many rows of this sheet read poorly. Enter keeps each."]
+    assert heads[3] == "row 1, Tricks (−16):" and len(asked) == 12
+    totals = {n: replace(c, sure=True) for n, c in choices.items()}
+    every = summary(SheetRead(rules, code, tuple(RowRead(n, "tricks", c, cells)
+                                                 for n, c in doubt_sheet(totals, totals_agree=False).items())))
+    assert "✗ every row read well, and each is asked about again, as the totals do not add up" in every
 
 
 def test_a_row_to_confirm_says_why_in_a_few_words():

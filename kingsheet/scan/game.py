@@ -61,6 +61,13 @@ def _why(rules: Rules, row: RowRead) -> str:
     return _("hard to read")
 
 
+def _sheet_doubt(why: str | None) -> str:
+    """Why a row read well is asked about: its sheet is in doubt, for this reason."""
+    if why == TOTALS_DISAGREE:
+        return _("the totals written on the sheet do not add up with the rows as read")
+    return _("many rows of this sheet read poorly")
+
+
 def _doubted_note(why: str) -> str:
     """The game file's mark on a row the reader was sure of, to confirm because of the whole sheet."""
     if why == NO_BID:
@@ -156,9 +163,13 @@ def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], An
 
     rules = sheet.rules
     out: dict[int, Confirmed] = {}
-    for r in sheet.rows:
-        if r.choice.sure:
-            continue
+    # the rows read poorly first; then those read well but in doubt with their sheet, said once
+    doubted = [r for r in sheet.rows if not r.choice.sure and r.choice.doubted in (READS_BADLY, TOTALS_DISAGREE)]
+    unsure = [r for r in sheet.rows if not r.choice.sure and r not in doubted]
+    for r in unsure + doubted:
+        if doubted and r is doubted[0]:
+            say(_("The rows below read well; they are asked about because {why}. Enter keeps each.").format(
+                why=_sheet_doubt(r.choice.doubted)))
         options = [(o.game, o.cells) for o in r.choice.options[:4]]
         say(_("row {number}, {game}:").format(number=r.number, game=rules.games[r.game].heading()))
         for k, (game, cells) in enumerate(options, 1):
@@ -199,7 +210,7 @@ def summary(sheet: SheetRead) -> list[str]:
         elif r.choice.doubted == NO_BID:
             mark = "? " + _("confirm, and add the declarer and the bid")
         elif r.choice.doubted:
-            mark = "? " + _("confirm (the sheet as a whole is in doubt)")
+            mark = "? " + _("read well; confirm it too ({why})").format(why=_sheet_doubt(r.choice.doubted))
         else:
             mark = "? " + _("confirm ({why})").format(why=_why(sheet.rules, r))
         lines.append(f"{r.number:>3}  {label:<14} {cells}   {mark}")
@@ -210,8 +221,15 @@ def summary(sheet: SheetRead) -> list[str]:
             "look at the paper", "rows {rows} of the blank are empty on the photo: the game stopped before them, or "
             "they could not be read; look at the paper", blank - len(sheet.rows)).format(
             rows=f"{len(sheet.rows) + 1}–{blank}" if blank - len(sheet.rows) > 1 else str(blank)))
-    if any(r.choice.doubted == READS_BADLY for r in sheet.rows):
-        lines.append("✗ " + _("many rows of this sheet read poorly: every row is to confirm"))
+    doubt = next((r.choice.doubted for r in sheet.rows if r.choice.doubted in (READS_BADLY, TOTALS_DISAGREE)), None)
+    if doubt is not None:  # the doubt as what it is: which rows read poorly, and why the others are asked about
+        poor = [str(r.number) for r in sheet.rows
+                if not r.choice.sure and r.choice.doubted not in (READS_BADLY, TOTALS_DISAGREE)]
+        again = (_("the others read well and are asked about too, as so many did not") if doubt == READS_BADLY
+                 else _("the others read well and are asked about again, as the totals do not add up"))
+        lines.append("✗ " + (ngettext("{n} row read poorly ({rows}); {again}", "{n} rows read poorly ({rows}); {again}",
+                                      len(poor)).format(n=len(poor), rows=", ".join(poor), again=again) if poor else
+                             _("every row read well, and each is asked about again, as the totals do not add up")))
     totals = sheet.totals
     if totals is not None and totals.written:
         if not totals.checked:

@@ -127,7 +127,7 @@ def words(lang: str) -> dict[str, str]:
         "photo_reading": _("Reading the photo…"), "photo_keep": _("Save as a new game"),
         "photo_fill": _("Fill in rows {first}–{last} of this game"),
         "photo_leave": _("leave it marked, to check later"), "photo_typed": _("or type the row as written"),
-        "photo_paper": _("the row on the paper"),
+        "photo_paper": _("the row on the paper"), "photo_read_well": _("read well; check it too"),
         # the phone app's own (kingsheet site)
         "games": _("Games"), "open": _("Open"), "delete": _("Delete"),
         "delete_confirm": _("Delete the game «{title}» from this phone? It cannot be brought back."),
@@ -419,6 +419,7 @@ def read_photos(body: Mapping[str, Any], lang: str, open_game: Path | None = Non
     except ImportError:
         raise Answer(501, _("the computer running kingsheet serve cannot read photos: it needs "
                             "pip install 'kingsheet[scan]'")) from None
+    from kingsheet.scan.choose import READS_BADLY, TOTALS_DISAGREE
     from kingsheet.scan.game import row_crop, summary
     from kingsheet.scan.reader import read_sheet
 
@@ -446,6 +447,8 @@ def read_photos(body: Mapping[str, Any], lang: str, open_game: Path | None = Non
     for r in sheet.rows:
         row: dict[str, Any] = {"number": r.number, "game": rules.games[r.game].label(lang),
                                "cells": [num(c) for c in r.cells], "sure": r.choice.sure,
+                               # read well, asked about only because its sheet is in doubt
+                               "doubted": r.choice.doubted in (READS_BADLY, TOTALS_DISAGREE),
                                "options": [[rules.games[o.game].label(lang), [num(c) for c in o.cells]]
                                            for o in r.choice.options[:4]]}
         if not r.choice.sure:
