@@ -476,7 +476,7 @@ SCAN_HANDS = ("debian", "google", "mnist", "unseen")
 
 def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False,
                hands: tuple[str, ...] = SCAN_HANDS, pen: str | None = None,
-               blanks: tuple[str, ...] | None = None) -> None:
+               blanks: tuple[str, ...] | None = None, crossed: float = 0.0) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
     hands held out from training with a pen drawn as people's go (synth.USUAL_PENS), then
     photographed in colour as a phone would. Nothing here was used to build the reader. Four kinds
@@ -489,7 +489,9 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     made from seed ``first + k`` (``--scan-sheets``, ``--scan-seed``: fresh sheets, never looked at);
     ``--scan-hands`` reads only some kinds (the same sheets as in a run of all four); ``--scan-pen``
     writes every sheet with one pen (synth.PENS: the same games by the same hands); ``--scan-blanks``
-    fills other blanks than the six of the figures (e.g. the games played to a limit)."""
+    fills other blanks than the six of the figures (e.g. the games played to a limit); ``--scan-crossed
+    SHARE``: that share of the cells holds a wrong number ruled through and the right one beside or
+    above it (synth.cross_out), a habit of people on paper."""
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
     from handwriting import HELD_OUT_FONTS, UNSEEN_FONTS, DigitsHand, FontHand, available, install_hint
     from sources import HELD_OUT_GOOGLE, google_fonts, mnist
@@ -512,12 +514,12 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     if not groups:
         return
     sheets = 6 if quick else sheets
-    with_pen = f", every sheet in {pen}" if pen else ""
+    with_pen = (f", every sheet in {pen}" if pen else "") + (f", {crossed:.0%} of cells crossed out" if crossed else "")
     blanks = blanks or _ScanTally.TEMPLATES
-    total = _ScanTally("all" + with_pen, pen, blanks)
+    total = _ScanTally("all" + with_pen, pen, blanks, crossed)
     for name, writers in groups:
         tally = _ScanTally((f"{name} ({len(writers)} held-out fonts)" if len(writers) > 1 else name) + with_pen, pen,
-                           blanks)
+                           blanks, crossed)
         for k in range(sheets):
             tally.photo(writers[k % len(writers)], k, first + k)
         tally.report(sheets, raw)
@@ -532,8 +534,9 @@ class _ScanTally:
     KEYS = ("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged", "flagged",
             "clean_totals", "clean_bare", "sheets")
 
-    def __init__(self, name: str, pen: str | None = None, templates: tuple[str, ...] = TEMPLATES) -> None:
-        self.name, self.pen, self.templates = name, pen, templates
+    def __init__(self, name: str, pen: str | None = None, templates: tuple[str, ...] = TEMPLATES,
+                 crossed: float = 0.0) -> None:
+        self.name, self.pen, self.templates, self.crossed = name, pen, templates, crossed
         self.n = dict.fromkeys(self.KEYS, 0)
         self.by_template = {t: dict.fromkeys(self.KEYS, 0) for t in templates}
         self.times: list[float] = []
@@ -553,7 +556,8 @@ class _ScanTally:
         pen = usual_pen(rng)  # a colour photo, of the pens people use
         if self.pen:
             pen = PENS[self.pen]  # or of one pen (drawn all the same: the same games follow)
-        pages, truth = filled_sheet(template, hand, rng, totals=totals, pen=pen)  # type: ignore[arg-type]
+        pages, truth = filled_sheet(template, hand, rng, totals=totals, pen=pen,  # type: ignore[arg-type]
+                                    crossed=self.crossed)
         with tempfile.TemporaryDirectory() as d:
             paths = []
             for k, page in enumerate(pages):  # every page (ordered-56: two of rows, one of the grid)
@@ -806,6 +810,8 @@ def main() -> None:
                     help="scan: every sheet written with this pen (else pens drawn as people's go)")
     ap.add_argument("--scan-blanks", nargs="+", metavar="RULES",
                     help="scan: fill these blanks instead of the six of the README's figures")
+    ap.add_argument("--scan-crossed", type=float, default=0.0, metavar="SHARE",
+                    help="scan: this share of the cells crossed out and written again (e.g. 0.03)")
     ap.add_argument("--scan-combine", nargs="+", type=Path, metavar="LOG",
                     help="scan: add up the JSON counts of runs made apart (their --scan-raw output) and report")
     args = ap.parse_args()
@@ -815,7 +821,7 @@ def main() -> None:
     for name in args.sections:
         if name == "scan":
             bench_scan(args.quick, args.scan_sheets, args.scan_seed, args.scan_raw, tuple(args.scan_hands),
-                       args.scan_pen, tuple(args.scan_blanks) if args.scan_blanks else None)
+                       args.scan_pen, tuple(args.scan_blanks) if args.scan_blanks else None, args.scan_crossed)
         else:
             SECTIONS[name](args.quick)
 

@@ -1041,3 +1041,69 @@ def test_scan_names_rules_for_a_code_it_cannot_read(tmp_path, runner):
     game = load_game(out)
     assert game.rules.id == "blank-4" and len(game.deals) == 4
     assert sum((d.game, tuple(d.points or ())) == t for d, t in zip(game.deals, truth)) >= 3
+
+
+def _crossed_cell(old: str = "12", new: str = "17", above: bool = False, slant: int = 4) -> np.ndarray:
+    """A cell where ``old`` was written, ruled through, and ``new`` written beside it or above it."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    cell = Image.new("L", (260, 90), 240)
+    draw = ImageDraw.Draw(cell)
+    small, big = ImageFont.truetype(str(FONT), 40), ImageFont.truetype(str(FONT), 36 if above else 48)
+    at = (30, 40) if above else (15, 15)
+    draw.text(at, old, font=small if above else big, fill=20)
+    x0, y0, x1, y1 = draw.textbbox(at, old, font=small if above else big)
+    draw.line([(x0 - 4, (y0 + y1) // 2 + slant), (x1 + 4, (y0 + y1) // 2 - slant)], fill=20, width=4)
+    draw.text((x1 + 10, 2) if above else (x1 + 25, 15), new, font=big, fill=20)
+    return np.asarray(cell)
+
+
+@pytest.mark.parametrize("above", [False, True])
+@pytest.mark.parametrize("slant", [0, 6, -8])
+def test_a_number_crossed_out_and_written_again_is_read_as_the_new_one(above, slant):
+    from kingsheet.scan.digits import crossed_out, readings
+
+    cell = _crossed_cell(above=above, slant=slant)
+    struck = crossed_out(cell)
+    assert struck is not None and struck[:, :60].any() and not struck[:, 200:].any()
+    assert readings(cell)[0].value == 17
+
+
+def test_a_minus_touching_a_1_a_7_or_a_4_is_not_a_number_crossed_out():
+    from PIL import Image, ImageDraw, ImageFont
+
+    from kingsheet.scan.digits import crossed_out
+
+    font = ImageFont.truetype(str(FONT), 48)
+    for text in ("-10", "74", "47", "-16", "17"):
+        cell = Image.new("L", (220, 90), 240)
+        draw = ImageDraw.Draw(cell)
+        draw.text((40, 15), text, font=font, fill=20)
+        if text.startswith("-"):  # the minus drawn long and touching the 1
+            x0, y0, x1, y1 = draw.textbbox((40, 15), "-", font=font)
+            draw.line([(x0, (y0 + y1) // 2), (x1 + 14, (y0 + y1) // 2)], fill=20, width=4)
+        assert crossed_out(np.asarray(cell)) is None, text
+
+
+def test_a_row_with_a_number_crossed_out_is_read_and_asked_about(tmp_path):
+    """synth's crossed habit: a wrong number ruled through and the right one beside or above it.
+    Each row where the reader finds one is read as the new number, and asked about all the same."""
+    from synth import filled_sheet, photograph
+
+    from kingsheet.scan.choose import CROSSED
+    from kingsheet.scan.game import row_fields, summary
+    from kingsheet.scan.reader import read_sheet
+
+    rng = random.Random(2)
+    pages, truth = filled_sheet("blank-4", FONT, rng, crossed=0.1)
+    path = tmp_path / "crossed.jpg"
+    path.write_bytes(photograph(pages[0], rng, quality=(80, 90)))
+    sheet = read_sheet([path])
+    assert [(r.game, r.cells) for r in sheet.rows] == truth
+    crossed = [r for r in sheet.rows if r.choice.doubted == CROSSED]
+    assert len(crossed) >= 2 and not any(r.choice.sure for r in crossed)
+    assert all(r.choice.sure for r in sheet.rows if r not in crossed)  # the others: nothing to ask
+    lines = summary(sheet)
+    assert lines[crossed[0].number - 1].endswith("? confirm (a number in it was crossed out and written again)")
+    assert row_fields(sheet.rules, crossed[0])["note"] == (
+        "scan: confirm this row: a number in it was crossed out and written again")

@@ -662,6 +662,13 @@ DOUBTED_ROWS = 2
 TOTALS_DISAGREE = "totals"
 READS_BADLY = "hand"
 NO_BID = "bid"  # a trump deal of Кинг с торговлей: the declarer and the bid are not on the blank
+CROSSED = "crossed"  # a number in the row was crossed out and written again (digits.crossed_out)
+
+
+def ask_crossed(choices: dict[int, RowChoice], crossed: set[int]) -> dict[int, RowChoice]:
+    """Every row with a number crossed out and written again is to confirm, read first without the
+    number struck through; after doubt_sheet, as ask_bids: a correction is not a hand read badly."""
+    return {n: replace(c, sure=False, doubted=CROSSED) if c.sure and n in crossed else c for n, c in choices.items()}
 
 
 def ask_bids(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowChoice]:

@@ -68,6 +68,76 @@ class Way(NamedTuple):
 
 
 def segmentations(cell: np.ndarray, narrow: bool = False) -> list[Way]:
+    """The ways a cell may divide into digits (_ways); in a cell where a number was crossed out and
+    written again (crossed_out), first the ways without the number struck through, then those with
+    it, each STRUCK_COST less likely."""
+    struck = crossed_out(cell)
+    if struck is None:
+        return _ways(cell, narrow)
+    clean = np.where(struck, np.uint8(np.percentile(cell, 75)), cell).astype(np.uint8)
+    return [*_ways(clean, narrow), *(way._replace(prior=way.prior - STRUCK_COST) for way in _ways(cell, narrow))]
+
+
+#: How much less likely a reading of a cell is that takes in a number struck through (a log).
+STRUCK_COST = 2 * SPLIT_COST
+#: A straight stroke through a piece of ink wider than tall (at least 1.2 times), at least this share
+#: of its width long, within STRUCK_ANGLE degrees of level and across its middle (between STRUCK_BAND
+#: of its height), crosses it out. A 7's bar is at its top, a 2's foot at its bottom, a 4's bar is
+#: short, and a minus sign alone is no piece (too flat); a number crossed out is ruled through.
+STRUCK_LINE = 0.85
+STRUCK_ANGLE = 30.0
+STRUCK_BAND = (0.3, 0.75)
+
+
+def crossed_out(cell: np.ndarray) -> np.ndarray | None:
+    """Where a number was crossed out (its ink, as a mask of the cell), when another number stands
+    beside or above it, as tall as a digit; None in a cell without one."""
+    import cv2
+
+    found = _components(cell)
+    if found is None:
+        return None
+    labels, boxes = found
+    h, w = cell.shape
+    struck: set[int] = set()
+    for x0, y0, x1, y1, ids in boxes:
+        bw, bh = x1 - x0, y1 - y0
+        if bh < 0.25 * h or bw < 1.2 * bh or x0 == 0 or y0 == 0 or x1 >= w or y1 >= h:
+            continue
+        ink = np.isin(labels[y0:y1, x0:x1], list(ids)).astype(np.uint8) * 255
+        lines = cv2.HoughLinesP(ink, 1, np.pi / 180, threshold=max(10, bw // 2),
+                                minLineLength=int(STRUCK_LINE * bw), maxLineGap=3)
+        for lx0, ly0, lx1, ly1 in ([] if lines is None else lines.reshape(-1, 4).tolist()):
+            angle = abs(math.degrees(math.atan2(ly1 - ly0, lx1 - lx0)))
+            if min(angle, 180 - angle) < STRUCK_ANGLE and STRUCK_BAND[0] < (ly0 + ly1) / 2 / bh < STRUCK_BAND[1] \
+                    and _through_digits(ink > 0, (int(lx0), int(ly0), int(lx1), int(ly1)), max(3, round(0.12 * bh))):
+                struck |= ids
+                break
+    rest = [b for b in boxes if not b[4] & struck and b[3] - b[1] >= 0.25 * h]
+    return np.isin(labels, list(struck)) if struck and rest else None
+
+
+def _through_digits(ink: np.ndarray, line: tuple[int, int, int, int], thick: int) -> bool:
+    """Whether a straight stroke runs through written digits, not beside them: along each half of it
+    the piece has ink both above and below the stroke in at least STRUCK_ACROSS of the columns. A
+    minus sign written touching the 1 after it is a stroke with such ink at one end only."""
+    x0, y0, x1, y1 = line if line[0] <= line[2] else (line[2], line[3], line[0], line[1])
+    if x1 - x0 < 4:
+        return False
+    rows = np.arange(ink.shape[0])
+    off = []
+    for x in range(x0, x1 + 1):
+        at = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+        off.append(bool((ink[:, x] & (rows < at - thick)).any() and (ink[:, x] & (rows > at + thick)).any()))
+    half = len(off) // 2
+    return min(sum(off[:half]) / half, sum(off[half:]) / (len(off) - half)) >= STRUCK_ACROSS
+
+
+#: The share of each half of a stroke along which a number crossed out has ink off the stroke.
+STRUCK_ACROSS = 0.3
+
+
+def _ways(cell: np.ndarray, narrow: bool = False) -> list[Way]:
     """The ways a cell may divide into digits, each with its log-prior: as its ink's pieces fall
     (strokes that overlap left to right taken for one digit); with such strokes kept apart (digits
     of a slanted hand overlap); with a piece at least half as wide as tall cut in two, straight
@@ -334,6 +404,27 @@ PALE = 60.0
 def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | None:
     """The cell's ink components (labels) and its digits, left to right: strokes that overlap left
     to right merged, and (the third) the tall ones kept apart. None: an empty cell."""
+    found = _components(cell)
+    if found is None:
+        return None
+    labels, boxes = found
+    merged: list[Piece] = []
+    for b in boxes:  # strokes that overlap in x belong to one digit
+        if merged and b[0] < merged[-1][2] - 0.35 * (b[2] - b[0]):
+            m = merged[-1]
+            merged[-1] = (min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3]), m[4] | b[4])
+        else:
+            merged.append(b)
+    tall = max((b[3] - b[1] for b in boxes), default=0)
+    apart = [b for b in boxes if b[3] - b[1] >= 0.6 * tall]  # a stroke as tall as a digit may be one
+    if not merged:
+        return None
+    return labels, merged, apart if len(apart) <= 3 and len(apart) > len(merged) else merged
+
+
+def _components(cell: np.ndarray) -> tuple[np.ndarray, list[Piece]] | None:
+    """The cell's ink components (labels) and those that may be (part of) a digit, left to right:
+    specks, a minus sign and what is left of the printed lines left out. None: an empty cell."""
     import cv2
 
     h, w = cell.shape
@@ -365,18 +456,7 @@ def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | N
             continue  # a cell's own side, straight and thin at its edge
         boxes.append((x, y, x + bw, y + bh, frozenset({k})))
     boxes.sort(key=lambda b: b[:4])
-    merged: list[Piece] = []
-    for b in boxes:  # strokes that overlap in x belong to one digit
-        if merged and b[0] < merged[-1][2] - 0.35 * (b[2] - b[0]):
-            m = merged[-1]
-            merged[-1] = (min(m[0], b[0]), min(m[1], b[1]), max(m[2], b[2]), max(m[3], b[3]), m[4] | b[4])
-        else:
-            merged.append(b)
-    tall = max((b[3] - b[1] for b in boxes), default=0)
-    apart = [b for b in boxes if b[3] - b[1] >= 0.6 * tall]  # a stroke as tall as a digit may be one
-    if not merged:
-        return None
-    return labels, merged, apart if len(apart) <= 3 and len(apart) > len(merged) else merged
+    return labels, boxes
 
 
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ from kingsheet.scan.choose import (
     RowChoice,
     TotalsCheck,
     ask_bids,
+    ask_crossed,
     assign_games,
     check_totals,
     choose_game_row,
@@ -73,7 +74,7 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     for a photo whose QR code cannot be read: its page and way up are then told by its printed lines.
     A code that is read names the rules itself (whether they are the ones given is the caller's to say)."""
     from kingsheet.render.layout import ordered_games
-    from kingsheet.scan.digits import readings_of
+    from kingsheet.scan.digits import crossed_out, readings_of
     from kingsheet.scan.layout import blank_layout
 
     if not photos:
@@ -138,6 +139,8 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     cut = [cells_of(by_page[boxes.page], [boxes.game, *boxes.cells]) for _number, boxes in on_photos]
     game_cells = [] if fixed else readings_of([c[0] for c in cut], narrow=True)
     player_cells = readings_of([cell for c in cut for cell in c[1:]])
+    crossed = {number for (number, _boxes), c in zip(on_photos, cut) if any(crossed_out(cell) is not None
+                                                                           for cell in c[1:])}
     n = rules.players
     read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {
         number: ([] if fixed else game_cells[k], player_cells[k * n:(k + 1) * n])
@@ -171,7 +174,7 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         choices = totals.choices
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
         choices = settle_mends(choices)
-    choices = ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree))
+    choices = ask_crossed(ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree)), crossed)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
     return SheetRead(rules, first or code_of, rows, totals, by_page, layout)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from PIL import Image, ImageFilter
+from PIL import Image, ImageDraw, ImageFilter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from handwriting import DigitsHand, FontHand  # noqa: E402
@@ -68,13 +68,14 @@ def usual_pen(rng: random.Random) -> Pen:
 
 
 def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.Random, lang: str = "ru",
-                 deals: int | None = None, totals: bool = False, pen: Pen | None = None
+                 deals: int | None = None, totals: bool = False, pen: Pen | None = None, crossed: float = 0.0
                  ) -> tuple[list[Image.Image], list[Written]]:
     """The blank's pages with a simulated legal game written in by ``hand`` (a font's path, or a
     hand of handwriting.py), and the game's rows. On an ordered blank the game column holds the
     game's number, as the blank asks; ``totals``: the ИТОГО lines are filled in at the end, each
     player's sums (−, +, all) as the table adds them up. ``pen``: written with it (RGB pages; else
-    grey ink on grey pages)."""
+    grey ink on grey pages). ``crossed``: the share of the cells where a wrong number of two digits
+    or more is written first, ruled through, and the right one written beside it or above it."""
     from kingsheet.core.rules import Order
     from kingsheet.core.simulate import play_game
     from kingsheet.files.templates import load_rules
@@ -106,7 +107,11 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
         for value, box in zip(played.points, where.cells):
             if value == 0 and rng.random() < 0.5:
                 continue  # a zero left empty
-            write(box, str(abs(value)) if value >= 0 or rng.random() < 0.75 else f"-{abs(value)}")
+            text = str(abs(value)) if value >= 0 or rng.random() < 0.75 else f"-{abs(value)}"
+            if crossed and rng.random() < crossed:
+                cross_out(page, writer, [v * px for v in box], text, rng, ink)
+                continue
+            write(box, text)
         rows.append(Written(played.game, played.points))
     if totals and total_boxes and len(rows) == len(rules.slots):
         sums = [[sum(r.points[j] for r in rows if rules.stage_of(r.game) == stage) for j in range(rules.players)]
@@ -120,6 +125,33 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
     if pen is not None:
         pages = [_in_colour(p, layer, pen, rng) for p, layer in zip(printed, pages)]
     return pages, rows
+
+
+def cross_out(page: Image.Image, writer: FontHand | DigitsHand, box: list[float], text: str, rng: random.Random,
+              ink: int) -> str:
+    """A wrong number (two digits or more) written in the cell, ruled through, and ``text`` written
+    beside it (to its right) or above it, as people correct a number on paper; the wrong number."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    wrong = str(rng.randint(10, 99) if len(text.lstrip("-")) < 3 or rng.random() < 0.5 else rng.randint(100, 199))
+    if wrong == text.lstrip("-"):
+        wrong = str(int(wrong) + 2)
+    above = rng.random() < 0.5
+    old_box = (x0, y0 + 0.4 * h, x0 + 0.6 * w, y1) if above else (x0, y0, x0 + 0.5 * w, y1)
+    new_box = (x0 + 0.35 * w, y0, x1, y0 + 0.62 * h) if above else (x0 + 0.5 * w, y0, x1, y1)
+    region = tuple(int(v) for v in old_box)
+    before = np.asarray(page.crop(region), np.int16)
+    writer.write(page, old_box, wrong, rng, ink=ink)
+    changed = np.nonzero(np.abs(np.asarray(page.crop(region), np.int16) - before) > 30)
+    if len(changed[0]):
+        top, bottom = region[1] + changed[0].min(), region[1] + changed[0].max()
+        left, right = region[0] + changed[1].min(), region[0] + changed[1].max()
+        mid, tilt = (top + bottom) / 2 + rng.uniform(-0.1, 0.1) * (bottom - top), rng.uniform(-0.2, 0.2) * (bottom - top)
+        reach = rng.uniform(0.05, 0.2) * (bottom - top)
+        ImageDraw.Draw(page).line([(left - reach, mid + tilt), (right + reach, mid - tilt)], fill=ink,
+                                  width=max(2, round(h * rng.uniform(0.03, 0.05))))
+    writer.write(page, new_box, text, rng, ink=ink)
+    return wrong
 
 
 def _in_colour(printed: Image.Image, ink: Image.Image, pen: Pen, rng: random.Random) -> Image.Image:
