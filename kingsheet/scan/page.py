@@ -5,7 +5,7 @@ them. Every failure is one sentence that says what the photo lacks."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -151,14 +151,21 @@ def _sharpened(gray: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.addWeighted(gray, 1.8, blur, -0.8, 0))
 
 
-def find_marks(gray: np.ndarray, where: str) -> np.ndarray:
-    """The centres of the four corner marks (top left, top right, bottom right, bottom left)."""
+def find_marks(gray: np.ndarray, where: str, shadowed: bool = False) -> np.ndarray:
+    """The centres of the four corner marks (top left, top right, bottom right, bottom left).
+    ``shadowed``: the light evened first (each pixel divided by the paper's light around it), so
+    that a hard shadow across a corner leaves its part of the page paper, and its mark a mark."""
     import cv2
 
     h, w = gray.shape
     scale = 1600 / max(h, w) if max(h, w) > 1600 else 1.0
     small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
     sh, sw = small.shape
+    if shadowed:  # the light around each pixel: a closing wider than a mark takes out the ink, then a blur
+        side = max(sh, sw)
+        light = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (side // 25,) * 2))
+        light = cv2.GaussianBlur(light, (0, 0), side / 200)
+        small = np.asarray(cv2.divide(small, np.maximum(light, 1), scale=200))
     # the paper: the largest bright region (a dark table around it must not swallow the marks)
     _t, paper = cv2.threshold(cv2.GaussianBlur(small, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((25, 25), np.uint8))  # the ink is paper too
@@ -173,7 +180,9 @@ def find_marks(gray: np.ndarray, where: str) -> np.ndarray:
     binary = cv2.adaptiveThreshold(small, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
                                    (max(sh, sw) // 20) | 1, 15)
     binary = cv2.bitwise_and(binary, mask)
-    contours, _h = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    # in the light evened, the page's edge and a shadow's are lines that may ring the marks: every
+    # outline is looked at, not only the outermost
+    contours, _h = cv2.findContours(binary, cv2.RETR_LIST if shadowed else cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     side = max(sh, sw)
     candidates = []
     for c in contours:
@@ -283,13 +292,19 @@ def _photo(path: Path) -> tuple[np.ndarray, np.ndarray]:
     return photo, (photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
 
 
-def read_page(path: Path) -> tuple[Code, np.ndarray]:
-    """A photo → its code and the straightened page (the photo decoded and its code found once)."""
+Fits = Callable[[Code, np.ndarray], bool]  # whether a straightened page's printed lines are where its layout has them
+
+
+def read_page(path: Path, fits: Fits | None = None) -> tuple[Code, np.ndarray]:
+    """A photo → its code and the straightened page (the photo decoded and its code found once).
+    ``fits``: a page whose lines are not where they belong is straightened again from the marks
+    found with the light evened (a hard shadow across a corner); the caller refuses one that still
+    does not fit."""
     photo, gray = _photo(path)
-    return _read_coded(photo, gray, find_code(gray, str(path)), str(path))
+    return _read_coded(photo, gray, find_code(gray, str(path)), str(path), fits)
 
 
-def read_page_if_coded(path: Path) -> tuple[Code, np.ndarray] | None:
+def read_page_if_coded(path: Path, fits: Fits | None = None) -> tuple[Code, np.ndarray] | None:
     """As read_page; None when the photo's QR code cannot be read (the rules were given: the page
     is then told by its printed lines, read_page_by_lines)."""
     photo, gray = _photo(path)
@@ -297,14 +312,28 @@ def read_page_if_coded(path: Path) -> tuple[Code, np.ndarray] | None:
         found = find_code(gray, str(path))
     except CodeUnreadable:
         return None
-    return _read_coded(photo, gray, found, str(path))
+    return _read_coded(photo, gray, found, str(path), fits)
 
 
-def _read_coded(photo: np.ndarray, gray: np.ndarray, found: tuple[Code, tuple[float, float]], where: str
-                ) -> tuple[Code, np.ndarray]:
+def _read_coded(photo: np.ndarray, gray: np.ndarray, found: tuple[Code, tuple[float, float]], where: str,
+                fits: Fits | None) -> tuple[Code, np.ndarray]:
     code, at = found
-    marks = upright(find_marks(gray, where), at)
-    return code, _straight(photo, marks, code.players, where)
+    missed: Unreadable | None = None
+    first: np.ndarray | None = None
+    for shadowed in (False, True) if fits is not None else (False,):
+        try:
+            marks = upright(find_marks(gray, where, shadowed), at)
+        except Unreadable as exc:
+            missed = missed or exc
+            continue
+        page = _straight(photo, marks, code.players, where)
+        if fits is None or fits(code, page):
+            return code, page
+        first = page if first is None else first
+    if first is not None:  # refused by the caller, its lines not in place
+        return code, first
+    assert missed is not None
+    raise missed
 
 
 def _straight(photo: np.ndarray, marks: np.ndarray, players: int, where: str) -> np.ndarray:
@@ -326,11 +355,25 @@ def read_page_by_lines(path: Path, players: int, layouts: Sequence[tuple[Any, Se
     turned, both told by where the printed lines are; the key and the straightened page. A photo
     that no way fits, or that two ways fit alike, is refused: never read into the wrong cells.
     Each layout must have rows (a page without any tells nothing by its lines)."""
-    import cv2
 
     photo, gray = _photo(path)
     where = str(path)
-    marks = find_marks(gray, where)
+    try:
+        return _by_lines(photo, gray, find_marks(gray, where), players, layouts, where)
+    except Unreadable:  # a hard shadow across a corner: the marks found with the light evened
+        try:
+            marks = find_marks(gray, where, shadowed=True)
+        except Unreadable:
+            marks = None
+        if marks is None:
+            raise
+        return _by_lines(photo, gray, marks, players, layouts, where)
+
+
+def _by_lines(photo: np.ndarray, gray: np.ndarray, marks: np.ndarray, players: int,
+              layouts: Sequence[tuple[Any, Sequence[Sequence[tuple[float, ...]]]]], where: str) -> tuple[Any, np.ndarray]:
+    import cv2
+
     size = page_size(players)
     fits = []
     for turn in range(4):  # the photo turned any way: the marks keep their clockwise order

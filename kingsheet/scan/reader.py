@@ -82,7 +82,14 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     if len(photos) > MAX_PHOTOS:
         raise Unreadable(_("{n} photos: one blank has at most {most} pages").format(n=len(photos), most=MAX_PHOTOS))
     # what each photo is, and its page straightened, before any cell is read
-    looked = [read_page(path) if given is None else read_page_if_coded(path) for path in photos]
+    def fits(code: Code, page: Any) -> bool:  # the page's printed lines where its layout has them
+        try:
+            layout = blank_layout(load_rules(code.rules, code.options), code.named, code.lang)
+        except RulesError:
+            return True  # refused below, with the reason
+        return lines_in_place(page, _rows_on(layout.deals, code.page)) >= LINED_UP
+
+    looked = [read_page(path, fits) if given is None else read_page_if_coded(path, fits) for path in photos]
     codes = [seen[0] if seen else None for seen in looked]
     coded = [(path, code) for path, code in zip(photos, codes) if code is not None]
     first = coded[0][1] if coded else None
