@@ -97,12 +97,11 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         if first is not None and (code.rules, code.sheet) != (first.rules, first.sheet):
             raise Unreadable(_("{path}: a page of another blank ({rules}) than {first}").format(
                 path=path, rules=code.rules, first=coded[0][0]))
-    seen_pages = [code.page for _path, code in coded]
-    if len(set(seen_pages)) != len(seen_pages):
-        raise Unreadable(_("two photos show the same page {page}").format(
-            page=next(p for p in seen_pages if seen_pages.count(p) > 1)))
-    rules_id, rule_options, where = ((first.rules, first.options, coded[0][0]) if first is not None
-                                else (given[0], dict(given[1]), photos[0]) if given is not None else ("", {}, photos[0]))
+    if first is not None:  # the codes name the rules
+        rules_id, rule_options, where = first.rules, dict(first.options), coded[0][0]
+    else:  # no code was read: the rules given (read_page refuses a codeless photo without them)
+        assert given is not None
+        rules_id, rule_options, where = given[0], dict(given[1]), photos[0]
     try:
         rules = load_rules(rules_id, rule_options)
     except RulesError as exc:
