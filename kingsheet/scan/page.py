@@ -300,19 +300,30 @@ def read_page(path: Path, fits: Fits | None = None) -> tuple[Code, np.ndarray]:
     ``fits``: a page whose lines are not where they belong is straightened again from the marks
     found with the light evened (a hard shadow across a corner); the caller refuses one that still
     does not fit."""
-    photo, gray = _photo(path)
-    return _read_coded(photo, gray, find_code(gray, str(path)), str(path), fits)
+    code, page = photo_page(path, fits)
+    if isinstance(page, Unreadable):
+        raise page
+    assert code is not None and page is not None  # (a code is needed here: its absence was raised)
+    return code, page
 
 
-def read_page_if_coded(path: Path, fits: Fits | None = None) -> tuple[Code, np.ndarray] | None:
-    """As read_page; None when the photo's QR code cannot be read (the rules were given: the page
-    is then told by its printed lines, read_page_by_lines)."""
+def photo_page(path: Path, fits: Fits | None = None, needed: bool = True
+               ) -> tuple[Code | None, np.ndarray | Unreadable | None]:
+    """A photo's code and its page straightened, or why the page could not be (its marks not found,
+    too blurred): a reader checks every photo's code before it says what else is wrong with one.
+    Without ``needed``, a code that cannot be read is (None, None): the rules were given, and the
+    page is told by its printed lines (read_page_by_lines)."""
     photo, gray = _photo(path)
     try:
         found = find_code(gray, str(path))
     except CodeUnreadable:
-        return None
-    return _read_coded(photo, gray, found, str(path), fits)
+        if needed:
+            raise
+        return None, None
+    try:
+        return _read_coded(photo, gray, found, str(path), fits)
+    except Unreadable as exc:
+        return found[0], exc
 
 
 def _read_coded(photo: np.ndarray, gray: np.ndarray, found: tuple[Code, tuple[float, float]], where: str,

@@ -33,9 +33,8 @@ from kingsheet.scan.page import (
     Unreadable,
     cells_of,
     lines_in_place,
-    read_page,
+    photo_page,
     read_page_by_lines,
-    read_page_if_coded,
 )
 
 MAX_PHOTOS = 8  # pages of one blank (the longest, ordered-56, has 3)
@@ -89,14 +88,14 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
             return True  # refused below, with the reason
         return lines_in_place(page, _rows_on(layout.deals, code.page)) >= LINED_UP
 
-    looked = [read_page(path, fits) if given is None else read_page_if_coded(path, fits) for path in photos]
-    codes = [seen[0] if seen else None for seen in looked]
-    coded = [(path, code) for path, code in zip(photos, codes) if code is not None]
+    looked = [photo_page(path, fits, needed=given is None) for path in photos]
+    coded = [(path, code) for path, (code, _page) in zip(photos, looked) if code is not None]
     first = coded[0][1] if coded else None
     for path, code in coded[1:]:
         if first is not None and (code.rules, code.sheet) != (first.rules, first.sheet):
             raise Unreadable(_("{path}: a page of another blank ({rules}) than {first}").format(
                 path=path, rules=code.rules, first=coded[0][0]))
+    _one_photo_a_page([code.page for _path, code in coded])
     if first is not None:  # the codes name the rules
         rules_id, rule_options, where = first.rules, dict(first.options), coded[0][0]
     else:  # no code was read: the rules given (read_page refuses a codeless photo without them)
@@ -118,10 +117,13 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     for path, code in coded:
         if code.page > blank_layout(rules, code.named, code.lang).pages:
             raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=path))
+    for _code, page in looked:  # every code checked: now what else is wrong with a photo
+        if isinstance(page, Unreadable):
+            raise page
     pages: list[tuple[Path, Code, Any]] = []
-    for path, seen in zip(photos, looked):
+    for path, (seen, page) in zip(photos, looked):
         if seen is not None:
-            pages.append((path, *seen))
+            pages.append((path, seen, page))
             continue
         candidates = [((named, lang, k), _rows_on(blank_layout(rules, named, lang).deals, k))
                       for named, lang in looks for k in range(1, blank_layout(rules, named, lang).pages + 1)]
@@ -129,10 +131,7 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         looks = [(named, lang)]  # every page of one blank is printed alike
         pages.append((path, Code(rules.id, dict(rule_options), rules.players, named, lang, "", number), page))
     code_of = pages[0][1]
-    numbers = [code.page for _path, code, _page in pages]
-    if len(set(numbers)) != len(numbers):
-        raise Unreadable(_("two photos show the same page {page}").format(
-            page=next(p for p in numbers if numbers.count(p) > 1)))
+    _one_photo_a_page([code.page for _path, code, _page in pages])  # the pages told by their lines too
     layout, total_boxes, _pages = blank_layout(rules, code_of.named, code_of.lang)
     for path, code, page in pages:  # a page straightened askew is refused, never read into the wrong cells
         if lines_in_place(page, _rows_on(layout, code.page)) < LINED_UP:
@@ -183,6 +182,12 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     choices = ask_crossed(ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree)), crossed)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
     return SheetRead(rules, first or code_of, rows, totals, by_page, layout)
+
+
+def _one_photo_a_page(pages: Sequence[int]) -> None:
+    twice = next((p for p in pages if pages.count(p) > 1), None)
+    if twice is not None:
+        raise Unreadable(_("two photos show the same page {page}").format(page=twice))
 
 
 def _rows_on(layout: Mapping[int, Any], page: int) -> list[list[tuple[float, ...]]]:
