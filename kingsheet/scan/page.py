@@ -161,11 +161,8 @@ def find_marks(gray: np.ndarray, where: str, shadowed: bool = False) -> np.ndarr
     scale = 1600 / max(h, w) if max(h, w) > 1600 else 1.0
     small = cv2.resize(gray, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else gray
     sh, sw = small.shape
-    if shadowed:  # the light around each pixel: a closing wider than a mark takes out the ink, then a blur
-        side = max(sh, sw)
-        light = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (side // 25,) * 2))
-        light = cv2.GaussianBlur(light, (0, 0), side / 200)
-        small = np.asarray(cv2.divide(small, np.maximum(light, 1), scale=200))
+    if shadowed:  # the paper's light around each pixel (a closing wider than a mark) divided out
+        small = _even_light(small, reach=max(2, max(sh, sw) // 100), level=200)
     # the paper: the largest bright region (a dark table around it must not swallow the marks)
     _t, paper = cv2.threshold(cv2.GaussianBlur(small, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((25, 25), np.uint8))  # the ink is paper too
@@ -231,15 +228,19 @@ def straighten(photo: np.ndarray, marks: np.ndarray, size_mm: tuple[float, float
     colour the paper's own light divided out, then the darkest of the three. A blue or red pen is
     as dark there as it is in its colour's opposite (blue ink in red light), not as pale as its
     brightness (a light blue pen is nearly as bright as shaded paper); black print stays black."""
+    return ink_of(_warped(photo, marks, size_mm))
+
+
+def _warped(image: np.ndarray, marks: np.ndarray, size_mm: tuple[float, float]) -> np.ndarray:
+    """The image as seen from straight above, the marks where the blank prints them, PX a millimetre."""
     import cv2
 
     w, h = size_mm
     target = np.array([(MARK_AT, MARK_AT), (w - MARK_AT, MARK_AT), (w - MARK_AT, h - MARK_AT), (MARK_AT, h - MARK_AT)],
                       np.float32) * PX
     matrix = cv2.getPerspectiveTransform(marks.astype(np.float32), target)
-    page = cv2.warpPerspective(photo, matrix, (round(w * PX), round(h * PX)), flags=cv2.INTER_AREA,
-                               borderValue=(255, 255, 255) if photo.ndim == 3 else 255)
-    return ink_of(np.asarray(page))
+    return np.asarray(cv2.warpPerspective(image, matrix, (round(w * PX), round(h * PX)), flags=cv2.INTER_AREA,
+                                          borderValue=(255, 255, 255) if image.ndim == 3 else 255))
 
 
 def ink_of(page: np.ndarray) -> np.ndarray:
@@ -254,16 +255,17 @@ def ink_of(page: np.ndarray) -> np.ndarray:
     return np.asarray(cv2.min(cv2.min(b, g), r))
 
 
-def _even_light(page: np.ndarray) -> np.ndarray:
-    """Uneven light taken out: the paper's own brightness, estimated by a wide closing, divided out
-    (in each colour of a colour page: its white balance too)."""
+def _even_light(page: np.ndarray, reach: int = 8, level: int = 235) -> np.ndarray:
+    """Uneven light taken out: the paper's own brightness, estimated by a closing ``reach`` pixels
+    wide at a quarter of the size (wider than the ink to take out), divided out and the paper set
+    to ``level`` (in each colour of a colour page: its white balance too)."""
     import cv2
 
     h, w = page.shape[:2]
     small = cv2.resize(page, (w // 4, h // 4), interpolation=cv2.INTER_AREA)  # the paper's light is smooth:
-    small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (8, 8)))
-    background = cv2.resize(cv2.GaussianBlur(small, (0, 0), 4), (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.asarray(cv2.divide(page, np.maximum(background, 1), scale=235))  # in uint8, saturated at 255
+    small = cv2.morphologyEx(small, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (reach, reach)))
+    background = cv2.resize(cv2.GaussianBlur(small, (0, 0), reach / 2), (w, h), interpolation=cv2.INTER_LINEAR)
+    return np.asarray(cv2.divide(page, np.maximum(background, 1), scale=level))  # in uint8, saturated at 255
 
 
 def sharpness(page: np.ndarray) -> float:
@@ -366,35 +368,23 @@ def read_page_by_lines(path: Path, players: int, layouts: Sequence[tuple[Any, Se
     turned, both told by where the printed lines are; the key and the straightened page. A photo
     that no way fits, or that two ways fit alike, is refused: never read into the wrong cells.
     Each layout must have rows (a page without any tells nothing by its lines)."""
-
     photo, gray = _photo(path)
     where = str(path)
-    try:
-        return _by_lines(photo, gray, find_marks(gray, where), players, layouts, where)
-    except Unreadable:  # a hard shadow across a corner: the marks found with the light evened
+    refused: Unreadable | None = None
+    for shadowed in (False, True):  # then the marks found with the light evened (a hard shadow on a corner)
         try:
-            marks = find_marks(gray, where, shadowed=True)
-        except Unreadable:
-            marks = None
-        if marks is None:
-            raise
-        return _by_lines(photo, gray, marks, players, layouts, where)
+            return _by_lines(photo, gray, find_marks(gray, where, shadowed), players, layouts, where)
+        except Unreadable as exc:
+            refused = refused or exc
+    assert refused is not None
+    raise refused
 
 
 def _by_lines(photo: np.ndarray, gray: np.ndarray, marks: np.ndarray, players: int,
               layouts: Sequence[tuple[Any, Sequence[Sequence[tuple[float, ...]]]]], where: str) -> tuple[Any, np.ndarray]:
-    import cv2
-
-    size = page_size(players)
     fits = []
     for turn in range(4):  # the photo turned any way: the marks keep their clockwise order
-        turned = np.roll(marks, turn, axis=0)
-        w, h = size
-        target = np.array([(MARK_AT, MARK_AT), (w - MARK_AT, MARK_AT), (w - MARK_AT, h - MARK_AT),
-                           (MARK_AT, h - MARK_AT)], np.float32) * PX
-        matrix = cv2.getPerspectiveTransform(turned.astype(np.float32), target)
-        grey_page = cv2.warpPerspective(gray, matrix, (round(w * PX), round(h * PX)), flags=cv2.INTER_AREA,
-                                        borderValue=255)
+        grey_page = _warped(gray, np.roll(marks, turn, axis=0), page_size(players))
         for key, rows in layouts:  # lines within half the usual distance: a layout a little off is told apart
             fits.append((lines_in_place(grey_page, rows, NEAR_MM / 2, each_way=True), turn, key, rows))
     fits.sort(key=lambda f: -f[0])
