@@ -227,3 +227,29 @@ def test_on_the_phone_the_unsure_rows_show_their_paper(tmp_path, shot):
         page.wait_for_selector("#sheet tr.played >> nth=11")
         assert not errors
     assert photo.exists() and len(list(tmp_path.glob("*.toml"))) == 2
+
+
+def test_a_photo_for_the_phone_app_goes_back_as_its_text_and_nothing_is_kept(tmp_path, shot):
+    """The phone app (kingsheet site) keeps its games on the phone: the computer reads the photo,
+    the phone confirms the rows, and the sheet goes back as a game file's text; nothing is written."""
+    from kingsheet.files.gamefile import read_game
+
+    game = friday(tmp_path)
+    client = phone_client(make_app(game, TOKEN, "en"), TOKEN)
+    jpeg, truth = shot
+    data = client.post("/api/photo", json={"photos": [_data_url(jpeg)]}).json()
+    refused = client.post("/api/photo/text", json={"read": data["read"], "players": ["А", "а", "В", "Г"]})
+    assert refused.status_code == 400 and "named twice" in refused.json()["error"]
+    choices = {"3": {"option": 0}, "7": {"typed": " ".join(map(str, truth[6][1]))}}
+    back = client.post("/api/photo/text", json={"read": data["read"], "players": ["Аня", "Боря", "Вася", "Галя"],
+                                                "choices": choices})
+    assert back.status_code == 200, back.text
+    got = back.json()
+    assert got["ok"] and got["rules"] == "blank-4" and got["deals"] == 12
+    loaded = read_game(got["text"], tmp_path / "phone.toml", tmp_path)
+    assert loaded.players == ("Аня", "Боря", "Вася", "Галя")
+    assert [tuple(d.points or ()) for d in loaded.deals] == [c for _g, c in truth]
+    assert not any(d.confirm for d in loaded.deals)
+    assert [p.name for p in tmp_path.iterdir()] == [game.name]  # nothing written on the computer
+    assert client.post("/api/photo/text", json={"read": data["read"], "players": ["А", "Б", "В", "Г"]}
+                       ).status_code == 410  # the reading is used once

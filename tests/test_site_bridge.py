@@ -292,3 +292,47 @@ def test_more_refusals_of_the_application_layer(monkeypatch):
 
     monkeypatch.setattr(gamefile, "MAX_FILE_BYTES", 10)
     assert call(op="import", lang="en", name="big.toml", data=base64.b64encode(b"#" * 50).decode())["status"] == 413
+
+
+def test_a_sheet_a_computer_read_fills_the_open_game_or_becomes_a_new_one():
+    """The computer read a photo and the sheet came back to the phone as a game file's text: the
+    bridge says what it holds and which rows the open game lacks, and fills them in (its own deals
+    stay; rows the paper reads otherwise are named), or it becomes a new game through `import`."""
+    example = (ROOT / "examples" / "blank-4.toml").read_text(encoding="utf-8")
+    from kingsheet.files.gamefile import read_game
+
+    truth = read_game(example, ROOT / "examples" / "blank-4.toml", ROOT / "examples")
+    game = new_game("en")
+    for k, d in enumerate(truth.deals[:3]):
+        points = [abs(p) for p in d.points]
+        if k == 1:  # the table's own row 2 is not the paper's: the same row, its cells moved
+            points = next(p for p in (points[1:] + points[:1], points[::-1]) if p != points)
+        answer = call(op="deal", lang="en", game=opened(game),
+                      body={"seen": k, "game": d.game, "points": [str(p) for p in points]})
+        assert answer["status"] == 200, answer
+        game = answer["game"]
+    said = call(op="photo", lang="en", game=opened(game), body={"text": example})["data"]
+    assert said["ok"] and said["rules"] == "blank-4" and said["deals"] == 12
+    assert said["fill"] == {"first": 4, "last": 12, "seen": 3}
+    assert call(op="photo", lang="en", body={"text": example})["data"]["fill"] is None  # no game open
+    stale = call(op="photo_fill", lang="en", game=opened(game), body={"text": example, "seen": 2})
+    assert stale["status"] == 409 and "game" not in stale
+    filled = call(op="photo_fill", lang="en", game=opened(game), body={"text": example, "seen": 3})
+    assert filled["status"] == 200, filled
+    assert filled["data"]["message"] == ("✓ deals 4–12 filled in from the photo; the paper reads otherwise in "
+                                         "rows 2: the game keeps its own")
+    assert filled["game"]["deals"] == 12 and filled["game"]["complete"] is True
+    phone = read_game(filled["game"]["text"], Path("phone.toml"), ROOT / "examples")
+    assert [d.points for d in phone.deals[3:]] == [d.points for d in truth.deals[3:]]
+    assert [d.points for d in phone.deals[:3]] == [d.points for d in read_game(
+        game["text"], Path("phone.toml"), ROOT / "examples").deals]  # the game's own deals kept
+    again = call(op="photo_fill", lang="en", game=opened(filled["game"]), body={"text": example, "seen": 12})
+    assert again["status"] == 422 and "nothing to fill in" in again["data"]["error"]
+    other = new_game("en", rules="symmetric")
+    refused = call(op="photo_fill", lang="en", game=opened(other), body={"text": example, "seen": 0})
+    assert refused["status"] == 422 and "symmetric" in refused["data"]["error"]
+    for bad in ("", "x = [", "#" * (5 * 1024 * 1024)):
+        answer = call(op="photo", lang="ru", game=opened(game), body={"text": bad})
+        assert answer["status"] == 400 and answer["data"]["ok"] is False and "\n" not in answer["data"]["error"]
+    made = call(op="import", lang="en", name="photo.toml", data=base64.b64encode(example.encode()).decode())
+    assert made["status"] == 200 and made["game"]["deals"] == 12

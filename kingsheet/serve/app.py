@@ -307,6 +307,7 @@ def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_H
         Route(PHOTO_PATH, endpoint(post_photo), methods=["POST"]),
         Route("/api/photo/keep", endpoint(post_keep_photo), methods=["POST"]),
         Route("/api/photo/fill", endpoint(post_fill_photo), methods=["POST"]),
+        Route("/api/photo/text", endpoint(post_photo_text), methods=["POST"]),
         Route("/api/new", endpoint(post_new), methods=["POST"]),
         Route("/download/{kind}", endpoint(download)),
     ]
@@ -493,6 +494,13 @@ async def post_fill_photo(request: Request, table: Table, lang: str) -> Response
     """A sheet read from photos, confirmed on the phone: the rows the open game has not played yet."""
     body = await _body(request)
     return await _write(table, lang, lambda: actions.fill_from_read(table.path, body))
+
+
+async def post_photo_text(request: Request, table: Table, lang: str) -> Response:
+    """A sheet read from photos, confirmed on the phone, for the phone app: its game file's text goes
+    back to the phone (the page hands it to the app), and nothing is written here."""
+    body = await _body(request)
+    return _json(await _threaded(lang, lambda: actions.read_for_app(table.folder, body)))
 
 
 async def post_new(request: Request, table: Table, lang: str) -> Response:

@@ -26,7 +26,7 @@ from kingsheet.table.actions import Answer
 
 FOLDER = Path("/kingsheet-games")
 MAX_REQUEST = 8 * 1024 * 1024  # a game file is at most 4 MiB, a workbook brought in as much again
-WRITES = ("deal", "edit", "undo", "new", "import")
+WRITES = ("deal", "edit", "undo", "new", "import", "photo_fill")
 
 
 def handle(request_json: str) -> str:
@@ -81,6 +81,8 @@ def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
     if op == "import":
         data = base64.b64decode(str(request.get("data") or ""), validate=False)
         return _written(actions.bring_in(FOLDER, str(request.get("name") or ""), data), lang, None)
+    if op == "photo":  # a sheet the computer read from a photo, brought back in the app's address
+        return {"status": 200, "data": actions.fillable_text(FOLDER, path, str(body.get("text") or ""), lang)}
     if path is None:
         raise Answer(404, _("no game is open"))
     if op == "state":
@@ -91,6 +93,9 @@ def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
         data, media, name = actions.export(path, str(request.get("suffix") or ""), lang)
         return {"status": 200, "data": {"ok": True, "b64": base64.b64encode(data).decode(), "media": media,
                                         "name": name}}
+    if op == "photo_fill":
+        message = actions.fill_from_text(path, str(body.get("text") or ""), actions.seen_of(body))
+        return _written(path, lang, message)
     if op in ("deal", "edit", "undo"):
         message = {"deal": actions.deal, "edit": actions.edit, "undo": actions.undo}[op](path, body)
         return _written(path, lang, message)

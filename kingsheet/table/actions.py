@@ -11,7 +11,7 @@ raised with the status a web server would give and one sentence in the current l
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -128,6 +128,17 @@ def words(lang: str) -> dict[str, str]:
         "photo_fill": _("Fill in rows {first}–{last} of this game"),
         "photo_leave": _("leave it marked, to check later"), "photo_typed": _("or type the row as written"),
         "photo_paper": _("the row on the paper"), "photo_read_well": _("read well; check it too"),
+        "photo_to_app": _("Back to the phone app ({host})"),
+        "photo_for_app": _("For the phone app at {host}: the photo is read here, and the checked sheet goes "
+                           "back to the app; nothing is kept on this computer."),
+        "photo_app_hint": _("A computer on the same Wi-Fi reads the photo: run kingsheet serve --lan there "
+                            "(with kingsheet[scan]) and type here the address it printed. The sheet comes back "
+                            "to this app to be checked and kept."),
+        "computer": _("Computer's address"),
+        "computer_bad": _("This is not an address kingsheet serve printed: it starts with http:// and ends "
+                          "with ?t= and the token."),
+        "photo_back": _("A sheet read from a photo"), "photo_drop": _("Discard"),
+        "photo_rows": _("rows on the sheet: {rows}"),
         # the phone app's own (kingsheet site)
         "games": _("Games"), "open": _("Open"), "delete": _("Delete"),
         "delete_confirm": _("Delete the game «{title}» from this phone? It cannot be brought back."),
@@ -463,7 +474,7 @@ def read_photos(body: Mapping[str, Any], lang: str, open_game: Path | None = Non
     token = secrets.token_urlsafe(16)
     _READS[token] = (now, sheet)
     return {"ok": True, "read": token, "rules": rules.id, "name": rules.template.name.get(lang, rules.id),
-            "players": rules.players, "rows": rows, "summary": summary(sheet), "fill": _fillable(open_game, sheet)}
+            "players": rules.players, "rows": rows, "summary": summary(sheet), "fill": _fillable(open_game, rules, [r.number for r in sheet.rows])}
 
 
 def _rules_of(path: Path | None) -> tuple[str, dict[str, str]] | None:
@@ -482,10 +493,10 @@ def _rules_of(path: Path | None) -> tuple[str, dict[str, str]] | None:
     return (rules.id, dict(rules.options)) if where is not None and where.parent == template_dir() else None
 
 
-def _fillable(path: Path | None, sheet: Any) -> dict[str, int] | None:
-    """The rows of a sheet read from photos that the open game has not played yet: the first and
-    the last, and the deals it has (the page's ``seen``); None when there are none, or the game is
-    played by other rules or cannot be read."""
+def _fillable(path: Path | None, rules: Any, numbers: Collection[int]) -> dict[str, int] | None:
+    """The rows read (by their ``numbers``) that the open game has not played yet: the first and the
+    last, and the deals it has (the page's ``seen``); None when there are none, or the game is played
+    by other rules or cannot be read."""
     from kingsheet.files.gamefile import load_game
 
     if path is None:
@@ -494,17 +505,10 @@ def _fillable(path: Path | None, sheet: Any) -> dict[str, int] | None:
         game = load_game(path)
     except Unusable:
         return None
-    after = _rows_after(sheet, len(game.deals))
-    if game.rules.key != sheet.rules.key or not after:
+    after = _numbers_after(numbers, len(game.deals))
+    if game.rules.key != rules.key or not after:
         return None
-    return {"first": after[0].number, "last": after[-1].number, "seen": len(game.deals)}
-
-
-def _rows_after(sheet: Any, played: int) -> list[Any]:
-    """The rows read after deal ``played``, when they follow it without a gap (the photos may lack a
-    page of a longer blank: then none, never rows out of their place)."""
-    after = [r for r in sheet.rows if r.number > played]
-    return after if [r.number for r in after] == list(range(played + 1, played + 1 + len(after))) else []
+    return {"first": after[0], "last": after[-1], "seen": len(game.deals)}
 
 
 def _kept_read(body: Mapping[str, Any]) -> Any:
@@ -539,14 +543,12 @@ def _confirmed(sheet: Any, body: Mapping[str, Any]) -> dict[int, tuple[str, tupl
     return confirmed
 
 
-def keep_read(folder: Path, body: Mapping[str, Any]) -> Path:
-    """A sheet read from photos, as a new game file in ``folder``: the players named in seating
-    order, each row to confirm as the person chose (a reading, a row typed in, or left marked)."""
+def _read_text(folder: Path, sheet: Any, body: Mapping[str, Any]) -> str:
+    """A sheet read from photos as a game file's text, checked as a game file: the players named in
+    seating order, each row to confirm as the person chose (a reading, a row typed in, or left marked)."""
     from kingsheet.files.gamefile import read_game
-    from kingsheet.files.storage import write_new
     from kingsheet.scan.game import game_text
 
-    sheet = _kept_read(body)
     rules = sheet.rules
     names = body.get("players")
     if not isinstance(names, list) or not all(isinstance(n, str) and n.strip() for n in names):
@@ -557,11 +559,21 @@ def keep_read(folder: Path, body: Mapping[str, Any]) -> Path:
             id=rules.id, players=rules.players, names=len(names)))
     if len({n.casefold() for n in names}) != len(names):
         raise Answer(400, _("a player is named twice (names that differ only in case are the same name)"))
-    confirmed = _confirmed(sheet, body)
-    text = game_text(sheet, names, confirmed, {})
+    text = game_text(sheet, names, _confirmed(sheet, body), {})
+    try:
+        read_game(text, folder / "photo.toml", folder)
+    except Unusable as exc:
+        raise Answer(400, str(exc)) from None
+    return text
+
+
+def keep_read(folder: Path, body: Mapping[str, Any]) -> Path:
+    """A sheet read from photos, as a new game file in ``folder``."""
+    from kingsheet.files.storage import write_new
+
+    text = _read_text(folder, _kept_read(body), body)
     path = fresh_name(folder)
     try:
-        read_game(text, path, folder)
         write_new(path, text.encode("utf-8"))
     except Unusable as exc:
         raise Answer(400, str(exc)) from None
@@ -569,39 +581,103 @@ def keep_read(folder: Path, body: Mapping[str, Any]) -> Path:
     return path
 
 
+def read_for_app(folder: Path, body: Mapping[str, Any]) -> dict[str, Any]:
+    """A sheet read from photos for the phone app (`kingsheet site`), which keeps it on the phone:
+    the game file's text, nothing written here; the reading is used up as by keep_read."""
+    sheet = _kept_read(body)
+    text = _read_text(folder, sheet, body)
+    _READS.pop(str(body.get("read")), None)
+    return {"ok": True, "text": text, "rules": sheet.rules.id, "deals": len(sheet.rows)}
+
+
 def fill_from_read(path: Path, body: Mapping[str, Any]) -> str:
     """The rows of a sheet read from photos that the open game has not played yet, added to it at
-    once, each unsure row as the person chose it on the phone (or left marked to confirm). The
-    game's own deals stay as they are; rows the paper reads otherwise are named in the answer."""
-    from kingsheet.files.changes import add_deals
-    from kingsheet.files.gamefile import load_game
+    once, each unsure row as the person chose it on the phone (or left marked to confirm)."""
     from kingsheet.scan.game import row_fields
 
     sheet = _kept_read(body)
     confirmed = _confirmed(sheet, body)
-    seen = seen_of(body)
+    read = {r.number: confirmed.get(r.number, (r.game, r.cells)) for r in sheet.rows}
+    fields = {r.number: row_fields(sheet.rules, r, confirmed.get(r.number)) for r in sheet.rows}
+    said = _fill_rows(path, seen_of(body), sheet.rules, read, fields)
+    _READS.pop(str(body.get("read")), None)
+    return said
+
+
+def fill_from_text(path: Path, text: str, seen: int) -> str:
+    """The same, from a sheet read elsewhere and brought to the phone app as a game file's text
+    (the computer read the photo; the phone keeps the games): its deals after the open game's."""
+    rules, read, fields = _deals_of_text(path.parent, text)
+    return _fill_rows(path, seen, rules, read, fields)
+
+
+def fillable_text(folder: Path, path: Path | None, text: str, lang: str) -> dict[str, Any]:
+    """What a sheet read elsewhere holds (its rules and number of rows) and which of its rows the
+    open game could be filled in with (``fill``, as read_photos says it, or None)."""
+    rules, read, _fields = _deals_of_text(folder, text)
+    return {"ok": True, "rules": rules.id, "name": rules.template.name.get(lang, rules.id), "deals": len(read),
+            "fill": _fillable(path, rules, read)}
+
+
+def _deals_of_text(folder: Path, text: str) -> tuple[Any, dict[int, tuple[Any, Any]], dict[int, dict[str, Any]]]:
+    """A game file's text (untrusted: it came in an address) read and checked as a game file: its
+    rules, each deal's game and points by number, and each deal's fields as a game file writes them."""
+    from kingsheet.core.game import DEAL_FIELDS
+    from kingsheet.files.gamefile import MAX_FILE_BYTES, read_game
+
+    if not isinstance(text, str) or not text.strip() or len(text.encode("utf-8")) > MAX_FILE_BYTES:
+        raise Answer(400, _("the sheet read from the photo did not come whole: photograph the blank again"))
+    try:
+        game = read_game(text, folder / "photo.toml", folder)
+    except Unusable as exc:
+        raise Answer(400, str(exc)) from None
+    read, fields = {}, {}
+    for d in game.deals:
+        read[d.number] = (game.rules.find_game(d.game), d.points)
+        f: dict[str, Any] = {}
+        for key in DEAL_FIELDS:
+            value = getattr(d, key)
+            if value is None or value is False:
+                continue
+            f[key] = list(value) if key == "points" else [dict(t) for t in value] if key == "taken" else value
+        fields[d.number] = f
+    return game.rules, read, fields
+
+
+def _numbers_after(read: Collection[int], played: int) -> list[int]:
+    """The rows read after deal ``played``, when they follow it without a gap (the photos may lack a
+    page of a longer blank: then none, never rows out of their place)."""
+    after = sorted(n for n in read if n > played)
+    return after if after == list(range(played + 1, played + 1 + len(after))) else []
+
+
+def _fill_rows(path: Path, seen: int, rules_read: Any, read: Mapping[int, tuple[str, Any]],
+               fields: Mapping[int, Mapping[str, Any]]) -> str:
+    """The open game filled in with the read rows after its last deal (``seen``: the deals the page
+    showed). Its own deals stay as they are; rows the paper reads otherwise are named in the answer."""
+    from kingsheet.files.changes import add_deals
+    from kingsheet.files.gamefile import load_game
 
     def work() -> str:
         game = load_game(path)
         rules = game.rules
-        if rules.key != sheet.rules.key:
+        if rules.key != rules_read.key:
             raise Answer(422, _("the photo is a blank of {photo}, and this game is played by {game}: save the photo "
-                                "as a new game").format(photo=sheet.rules.id, game=rules.id))
+                                "as a new game").format(photo=rules_read.id, game=rules.id))
         played = game.deals[:seen]
-        rows = _rows_after(sheet, len(played))
-        if not rows and any(r.number > len(played) for r in sheet.rows):  # a page of a longer blank not photographed
+        numbers = _numbers_after(read, len(played))
+        if not numbers and any(n > len(played) for n in read):  # a page of a longer blank not photographed
             raise Answer(422, _("the photos do not hold every row after deal {deals}: photograph each page").format(
                 deals=len(played)))
-        if not rows:
+        if not numbers:
             raise Answer(422, _("the photo holds no row after deal {deals}: nothing to fill in").format(deals=len(played)))
         differ = []
-        for r in (r for r in sheet.rows if r.number <= len(played)):
-            d = played[r.number - 1]
-            game_id, cells = confirmed.get(r.number, (r.game, r.cells))
-            if d.points is not None and (rules.find_game(d.game), d.points) != (game_id, cells):
-                differ.append(str(r.number))
-        add_deals(path, [row_fields(rules, r, confirmed.get(r.number)) for r in rows], seen=seen)
-        first, last = rows[0].number, rows[-1].number
+        for n in sorted(n for n in read if n <= len(played)):
+            d = played[n - 1]
+            if d.points is not None and (rules.find_game(d.game), d.points) != tuple(read[n]):
+                differ.append(str(n))
+        add_deals(path, [fields[n] for n in numbers], seen=seen)
+        first, last = numbers[0], numbers[-1]
         said = (_("✓ deal {number} filled in from the photo").format(number=first) if first == last else
                 _("✓ deals {first}–{last} filled in from the photo").format(first=first, last=last))
         if differ:
@@ -609,9 +685,7 @@ def fill_from_read(path: Path, body: Mapping[str, Any]) -> str:
                 rows=", ".join(differ))
         return said
 
-    said = _written(work)
-    _READS.pop(str(body.get("read")), None)
-    return said
+    return _written(work)
 
 
 def bring_in(folder: Path, name: str, data: bytes) -> Path:

@@ -18,6 +18,28 @@ let source = null;       // the live stream
 // carry it in the address.
 const TOKEN = new URLSearchParams(location.search).get("t") || "";
 const LOCAL = window.KS_TRANSPORT || null;  // the phone app: no server
+// The phone app (kingsheet site) sent the phone here to photograph the blank: its address, to go
+// back to with the checked sheet (HTTPS, or this computer's own). A phone app cannot send the photo
+// itself: an HTTPS page may not fetch from a plain-HTTP address on the Wi-Fi, but it may go there.
+const FOR_APP = LOCAL ? null : appAddress(new URLSearchParams(location.hash.slice(1)).get("app"));
+const APP_PLAYERS = (() => {
+  try {
+    const given = JSON.parse(new URLSearchParams(location.hash.slice(1)).get("players") || "[]");
+    return Array.isArray(given) ? given.filter((n) => typeof n === "string").map((n) => n.slice(0, 40)) : [];
+  } catch (e) { return []; }
+})();
+const READ_KEY = "kingsheet-read";  // the sheet the computer read, as it came back to the phone app
+
+function appAddress(given) {
+  if (!given) return null;
+  try {
+    const u = new URL(given);
+    const own = ["localhost", "127.0.0.1", "[::1]"].includes(u.hostname);
+    if (u.protocol !== "https:" && !(u.protocol === "http:" && own)) return null;
+    u.hash = "";
+    return u;
+  } catch (e) { return null; }
+}
 
 function el(tag, text, cls) {
   const e = document.createElement(tag);
@@ -59,7 +81,7 @@ async function load() {
     if (view === "sheet" || view === "money") view = "games";
     render();
     if (view === "games") renderGames();
-    if (view === "new") loadRules();
+    if (view === "new") { loadRules(); renderBack(); }
     return;
   }
   if (status === 0) return;  // offline: the sheet as last seen stays
@@ -79,6 +101,7 @@ async function load() {
   render();
   if (typed) restoreTyped(typed);
   if (view === "money") loadMoney();
+  if (LOCAL && view === "new" && sessionStorage.getItem(READ_KEY)) { loadRules(); renderBack(); }
 }
 
 function typedValues() {
@@ -113,6 +136,7 @@ function render() {
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("on", b.dataset.view === view);
   for (const e of document.querySelectorAll(".site-only")) e.hidden = !LOCAL;
   for (const e of document.querySelectorAll(".server-only")) e.hidden = !!LOCAL;
+  $("photo-back").hidden = !LOCAL || !sessionStorage.getItem(READ_KEY);
   for (const v of ["sheet", "money", "new", "games", "club"]) $("view-" + v).hidden = v !== view;
   $("tab-club").textContent = W("club");
   $("tab-games").textContent = W("games");
@@ -404,7 +428,14 @@ async function loadRules() {
   $("photo-head").textContent = W("photo_head");
   $("photo-take").textContent = W("photo_take");
   $("photo-hint").textContent = W("photo_hint");
-  $("photo-keep").textContent = W("photo_keep");
+  $("photo-keep").textContent = FOR_APP ? fill(W("photo_to_app"), {host: FOR_APP.host}) : W("photo_keep");
+  $("photo-for-app").hidden = !FOR_APP;
+  if (FOR_APP) $("photo-for-app").textContent = fill(W("photo_for_app"), {host: FOR_APP.host});
+  $("photo-app-head").textContent = W("photo_head");
+  $("photo-app-hint").textContent = W("photo_app_hint");
+  $("computer-label").textContent = W("computer");
+  $("computer").value = localStorage.getItem("kingsheet-computer") || "";
+  $("photo-go").textContent = W("photo_take");
   $("start").textContent = W("start");
 }
 
@@ -453,7 +484,7 @@ function show(v) {
   view = v;
   render();
   if (v === "money") loadMoney();
-  if (v === "new") loadRules();
+  if (v === "new") { loadRules(); renderBack(); }
   if (v === "games") renderGames();
   if (v === "club") loadClub();
 }
@@ -509,18 +540,21 @@ async function readPhoto() {
   }
   const names = $("photo-names");
   names.append(el("p", W("players_in_order"), "hint"));
+  // the players of the game open on the phone app that sent the phone here, else of this page's game
+  const known = FOR_APP && APP_PLAYERS.length ? APP_PLAYERS : (S && S.players) || [];
   for (let i = 0; i < data.players; i++) {
     const inp = el("input");
     inp.type = "text";
     inp.maxLength = 40;
-    inp.value = S && S.players && S.players.length === data.players ? S.players[i] : "";
+    inp.value = known.length === data.players ? known[i] : "";
     const line = el("label", null, "cell");
     line.append(el("span", String(i + 1), "name"), inp);
     names.append(line);
   }
   $("photo-keep").hidden = false;
   // the open game, played by the same rules, has not played every row the photo holds: fill them in
-  $("photo-fill").hidden = !data.fill;
+  // (not for the phone app: its game is on the phone, and is filled in there)
+  $("photo-fill").hidden = !data.fill || !!FOR_APP;
   if (data.fill) $("photo-fill").textContent = fill(W("photo_fill"), data.fill);
 }
 
@@ -547,9 +581,91 @@ async function keepPhoto(ev) {
   ev.preventDefault();
   if (!photoRead) return;
   const players = [...$("photo-names").querySelectorAll("input")].map((i) => i.value);
-  const {data} = await api("/api/photo/keep", {read: photoRead.read, players, choices: photoChoices()});
+  const body = {read: photoRead.read, players, choices: photoChoices()};
+  if (FOR_APP) {  // the checked sheet goes back to the phone app, which keeps it; nothing is kept here
+    const {data} = await api("/api/photo/text", body);
+    $("photo-error").hidden = !!data.ok;
+    if (!data.ok) { $("photo-error").textContent = data.error; return; }
+    photoDone();
+    location.assign(FOR_APP.href + "#" + new URLSearchParams({[READ_KEY]: data.text}));
+    return;
+  }
+  const {data} = await api("/api/photo/keep", body);
   if (data.ok) photoDone();
   await toNewGame(data, "photo-error");
+}
+
+// ---- the phone app: the photo is read by a computer running kingsheet serve, and comes back ----
+
+function toComputer(ev) {
+  ev.preventDefault();
+  const box = $("photo-app-error");
+  let u = null;
+  try { u = new URL($("computer").value.trim()); } catch (e) { u = null; }
+  const token = u && u.searchParams.get("t");
+  if (!u || !["http:", "https:"].includes(u.protocol) || !token) {
+    box.hidden = false;
+    box.textContent = W("computer_bad");
+    return;
+  }
+  box.hidden = true;
+  localStorage.setItem("kingsheet-computer", u.href);
+  const here = new URL(location.href);
+  here.hash = "";
+  here.search = "";
+  const players = S && S.ok && Array.isArray(S.players) ? S.players : [];
+  location.assign(u.origin + u.pathname + "?" + new URLSearchParams({t: token, lang}) + "#"
+    + new URLSearchParams({app: here.href, players: JSON.stringify(players)}));
+}
+
+// the sheet came back in the address: kept for this tab until it is saved or dropped (a reload
+// keeps it), the address cleared; it is never taken in without a tap
+function arrived() {
+  const text = LOCAL && new URLSearchParams(location.hash.slice(1)).get(READ_KEY);
+  if (text === null || !LOCAL) return false;
+  sessionStorage.setItem(READ_KEY, text.slice(0, 4 * 1024 * 1024));
+  history.replaceState(null, "", location.pathname + location.search);
+  view = "new";
+  return true;
+}
+
+let backFill = null;
+async function renderBack() {
+  const text = sessionStorage.getItem(READ_KEY);
+  if (!LOCAL || !text || !LOCAL.isReady()) return;
+  $("photo-back-head").textContent = W("photo_back");
+  $("photo-back-new").textContent = W("photo_keep");
+  $("photo-back-drop").textContent = W("photo_drop");
+  const {data} = await api("/app/photo", {text});
+  $("photo-back-error").hidden = !!data.ok;
+  $("photo-back-new").hidden = !data.ok;
+  if (!data.ok) { $("photo-back-error").textContent = data.error; $("photo-back-fill").hidden = true; return; }
+  $("photo-back-what").textContent = data.name + " (" + data.rules + "): " + fill(W("photo_rows"), {rows: data.deals});
+  backFill = data.fill;
+  $("photo-back-fill").hidden = !data.fill;
+  if (data.fill) $("photo-back-fill").textContent = fill(W("photo_fill"), data.fill);
+}
+
+function backDone() {
+  sessionStorage.removeItem(READ_KEY);
+  backFill = null;
+  $("photo-back").hidden = true;
+}
+
+async function backAsNew() {
+  const text = sessionStorage.getItem(READ_KEY);
+  if (!text) return;
+  const data = await LOCAL.bringIn(new File([text], "photo.toml", {type: "application/toml"}), lang);
+  if (data.ok) backDone();
+  await toNewGame(data, "photo-back-error");
+}
+
+async function backFillIn() {
+  const text = sessionStorage.getItem(READ_KEY);
+  if (!text || !backFill) return;
+  const {data} = await api("/app/photo/fill", {text, seen: backFill.seen});
+  if (data.ok) backDone();
+  await toNewGame(data, "photo-back-error");
 }
 
 async function fillFromPhoto() {
@@ -679,6 +795,11 @@ document.addEventListener("DOMContentLoaded", () => {
   $("photo-in").addEventListener("change", readPhoto);
   $("photo").addEventListener("submit", keepPhoto);
   $("photo-fill").addEventListener("click", fillFromPhoto);
+  $("photo-app").addEventListener("submit", toComputer);
+  $("computer").addEventListener("input", () => { $("photo-app-error").hidden = true; });
+  $("photo-back-new").addEventListener("click", backAsNew);
+  $("photo-back-fill").addEventListener("click", backFillIn);
+  $("photo-back-drop").addEventListener("click", () => { backDone(); });
   $("xlsx").addEventListener("click", (ev) => fileOut(ev, "xlsx"));
   $("toml").addEventListener("click", (ev) => fileOut(ev, "toml"));
   $("share").addEventListener("click", () => LOCAL && LOCAL.share(lang));
@@ -687,5 +808,8 @@ document.addEventListener("DOMContentLoaded", () => {
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") { if (!source || source.readyState === 2) listen(); load(); keepAwake(); }
   });
-  load().then(listen).then(keepAwake);
+  arrived();
+  window.addEventListener("hashchange", () => { if (arrived()) show("new"); });  // the app's tab was open
+  if (FOR_APP) view = "new";
+  load().then(() => { if (view === "new") show("new"); }).then(listen).then(keepAwake);
 });

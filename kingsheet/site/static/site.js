@@ -94,7 +94,8 @@
   }
 
   const OPS = {"/api/state": "state", "/api/money": "money", "/api/rules": "rules", "/api/deal": "deal",
-    "/api/edit": "edit", "/api/undo": "undo", "/api/new": "new", "/api/club": "club"};
+    "/api/edit": "edit", "/api/undo": "undo", "/api/new": "new", "/api/club": "club",
+    "/app/photo": "photo", "/app/photo/fill": "photo_fill"};  // a sheet a computer read, brought back
 
   async function call(path, body, lang) {
     const op = OPS[path];
