@@ -476,7 +476,8 @@ SCAN_HANDS = ("debian", "google", "mnist", "unseen")
 
 def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False,
                hands: tuple[str, ...] = SCAN_HANDS, pen: str | None = None,
-               blanks: tuple[str, ...] | None = None, crossed: float = 0.0) -> None:
+               blanks: tuple[str, ...] | None = None, crossed: float = 0.0,
+               habits: dict[str, float] | None = None) -> None:
     """`kingsheet scan` on photos made here: the project's blanks filled with simulated legal games by
     hands held out from training with a pen drawn as people's go (synth.USUAL_PENS), then
     photographed in colour as a phone would. Nothing here was used to build the reader. Four kinds
@@ -491,7 +492,9 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     writes every sheet with one pen (synth.PENS: the same games by the same hands); ``--scan-blanks``
     fills other blanks than the six of the figures (e.g. the games played to a limit); ``--scan-crossed
     SHARE``: that share of the cells holds a wrong number ruled through and the right one beside or
-    above it (synth.cross_out), a habit of people on paper."""
+    above it (synth.cross_out), a habit of people on paper; ``--scan-habit NAME=SHARE`` (repeated)
+    adds the others (synth.HABITS: digits touching the cell's line, a number across two cells, a
+    coffee ring, a folded page)."""
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
     from handwriting import HELD_OUT_FONTS, UNSEEN_FONTS, DigitsHand, FontHand, available, install_hint
     from sources import HELD_OUT_GOOGLE, google_fonts, mnist
@@ -515,11 +518,12 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
         return
     sheets = 6 if quick else sheets
     with_pen = (f", every sheet in {pen}" if pen else "") + (f", {crossed:.0%} of cells crossed out" if crossed else "")
+    with_pen += "".join(f", {name} {share:.0%}" for name, share in (habits or {}).items())
     blanks = blanks or _ScanTally.TEMPLATES
-    total = _ScanTally("all" + with_pen, pen, blanks, crossed)
+    total = _ScanTally("all" + with_pen, pen, blanks, crossed, habits)
     for name, writers in groups:
         tally = _ScanTally((f"{name} ({len(writers)} held-out fonts)" if len(writers) > 1 else name) + with_pen, pen,
-                           blanks, crossed)
+                           blanks, crossed, habits)
         for k in range(sheets):
             tally.photo(writers[k % len(writers)], k, first + k)
         tally.report(sheets, raw)
@@ -535,8 +539,9 @@ class _ScanTally:
             "clean_totals", "clean_bare", "sheets")
 
     def __init__(self, name: str, pen: str | None = None, templates: tuple[str, ...] = TEMPLATES,
-                 crossed: float = 0.0) -> None:
+                 crossed: float = 0.0, habits: dict[str, float] | None = None) -> None:
         self.name, self.pen, self.templates, self.crossed = name, pen, templates, crossed
+        self.habits = habits or {}
         self.n = dict.fromkeys(self.KEYS, 0)
         self.by_template = {t: dict.fromkeys(self.KEYS, 0) for t in templates}
         self.times: list[float] = []
@@ -557,7 +562,7 @@ class _ScanTally:
         if self.pen:
             pen = PENS[self.pen]  # or of one pen (drawn all the same: the same games follow)
         pages, truth = filled_sheet(template, hand, rng, totals=totals, pen=pen,  # type: ignore[arg-type]
-                                    crossed=self.crossed)
+                                    crossed=self.crossed, habits=self.habits)
         with tempfile.TemporaryDirectory() as d:
             paths = []
             for k, page in enumerate(pages):  # every page (ordered-56: two of rows, one of the grid)
@@ -812,6 +817,11 @@ def main() -> None:
                     help="scan: fill these blanks instead of the six of the README's figures")
     ap.add_argument("--scan-crossed", type=float, default=0.0, metavar="SHARE",
                     help="scan: this share of the cells crossed out and written again (e.g. 0.03)")
+    from synth import HABITS
+
+    ap.add_argument("--scan-habit", action="append", default=[], metavar="NAME=SHARE",
+                    help=f"scan: a habit of people on paper ({', '.join(HABITS)}) in this share of the cells "
+                         "(a ring or a fold: of the pages), e.g. touching=0.05; repeat for several")
     ap.add_argument("--scan-combine", nargs="+", type=Path, metavar="LOG",
                     help="scan: add up the JSON counts of runs made apart (their --scan-raw output) and report")
     args = ap.parse_args()
@@ -821,9 +831,27 @@ def main() -> None:
     for name in args.sections:
         if name == "scan":
             bench_scan(args.quick, args.scan_sheets, args.scan_seed, args.scan_raw, tuple(args.scan_hands),
-                       args.scan_pen, tuple(args.scan_blanks) if args.scan_blanks else None, args.scan_crossed)
+                       args.scan_pen, tuple(args.scan_blanks) if args.scan_blanks else None, args.scan_crossed,
+                       _habits(ap, args.scan_habit))
         else:
             SECTIONS[name](args.quick)
+
+
+def _habits(ap: argparse.ArgumentParser, given: list[str]) -> dict[str, float]:
+    """``--scan-habit NAME=SHARE`` as a mapping, each name one of synth.HABITS and its share 0–1."""
+    from synth import HABITS
+
+    habits = {}
+    for item in given:
+        name, _eq, share = item.partition("=")
+        try:
+            value = float(share)
+        except ValueError:
+            value = -1.0
+        if name not in HABITS or not 0 <= value <= 1:
+            ap.error(f"--scan-habit {item}: NAME=SHARE, NAME one of {', '.join(HABITS)}, SHARE from 0 to 1")
+        habits[name] = value
+    return habits
 
 
 if __name__ == "__main__":

@@ -1153,3 +1153,74 @@ def test_a_hard_shadow_across_a_corner_mark_is_read_through(tmp_path, corner):
     sheet = read_sheet([dark])
     right = [(r.game, r.cells) == t for r, t in zip(sheet.rows, truth)]
     assert len(sheet.rows) == 6 and sum(right) >= 5 and all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))
+
+
+def test_a_number_written_across_two_cells_is_asked_about(tmp_path):
+    """synth's across habit: numbers written astride the line between two cells, each cell holding a
+    part. Each such row is asked about (never passed as read), and the sentence says why."""
+    from synth import filled_sheet, photograph
+
+    from kingsheet.scan.choose import ACROSS
+    from kingsheet.scan.game import row_fields, summary
+    from kingsheet.scan.reader import read_sheet
+
+    rng = random.Random(10)
+    pages, truth = filled_sheet("blank-4", FONT, rng, habits={"across": 0.05})
+    path = tmp_path / "across.jpg"
+    path.write_bytes(photograph(pages[0], rng, quality=(80, 90)))
+    sheet = read_sheet([path])
+    assert len(sheet.rows) == len(truth)
+    assert all(not r.choice.sure for r, want in zip(sheet.rows, truth) if (r.game, r.cells) != want)
+    across = [r for r in sheet.rows if r.choice.doubted == ACROSS]  # read well, and asked about for its line
+    assert [r.number for r in across] == [5] and not across[0].choice.sure
+    assert [r.number for r in sheet.rows if not r.choice.sure] == [5, 11]  # 11: across, and read poorly
+    lines = summary(sheet)
+    assert lines[across[0].number - 1].endswith("? confirm (a number in it is written across the line between two cells)")
+    assert row_fields(sheet.rules, across[0])["note"] == (
+        "scan: confirm this row: a number in it is written across the line between two cells")
+
+
+def test_a_folded_page_with_a_coffee_ring_is_read_and_nothing_is_taken_for_a_number_across(tmp_path):
+    """synth's fold and ring habits: a crease across the page (its facets lit apart, the page bent)
+    and a coffee cup's ring. Neither is ink across a cell's line, and the sheet reads as written."""
+    from synth import filled_sheet, photograph
+
+    from kingsheet.scan.choose import ACROSS
+    from kingsheet.scan.reader import read_sheet
+
+    rng = random.Random(6)
+    pages, truth = filled_sheet("blank-4", FONT, rng, habits={"fold": 1.0, "ring": 1.0})
+    path = tmp_path / "folded.jpg"
+    path.write_bytes(photograph(pages[0], rng, quality=(80, 90)))
+    sheet = read_sheet([path])
+    assert [(r.game, r.cells) for r in sheet.rows] == truth
+    assert not [r.number for r in sheet.rows if r.choice.doubted == ACROSS]
+
+
+def test_ink_across_a_cells_line_is_told_from_ink_beside_it_and_from_a_crease():
+    """page.across_lines on a drawn row: a stroke through the line between two cells is ink across;
+    digits that come near the line from one side or the other, or a fold's crease across the whole
+    row, are not."""
+    from kingsheet.scan.page import PX, across_lines
+
+    boxes = [(20.0 + 20 * k, 50.0, 40.0 + 20 * k, 60.0) for k in range(4)]
+
+    def row_page() -> np.ndarray:
+        page = np.full((round(120 * PX), round(120 * PX)), 215, np.uint8)
+        for x in {b[0] for b in boxes} | {boxes[-1][2]}:
+            page[:, round(x * PX) - 1:round(x * PX) + 1] = 90  # the printed lines down
+        for y in (50.0, 60.0):
+            page[round(y * PX) - 1:round(y * PX) + 1, :] = 90
+        return page
+
+    plain = row_page()
+    plain[round(53 * PX):round(57 * PX), round(38.5 * PX):round(39 * PX)] = 40  # a digit's stroke up to the line
+    plain[round(54 * PX):round(54.5 * PX), round(41 * PX):round(44 * PX)] = 40  # and one after it, a gap between
+    assert not across_lines(plain, boxes)
+    crossing = row_page()
+    crossing[round(54 * PX):round(54.5 * PX), round(58.5 * PX):round(61.5 * PX)] = 40  # a stroke through the line at 60 mm
+    assert across_lines(crossing, boxes)
+    creased = row_page()
+    creased[round(54.5 * PX):round(55 * PX), :] = 150  # a crease across the whole page
+    creased[:, :round(60 * PX)] = (creased[:, :round(60 * PX)] * 0.8).astype(np.uint8)  # the facets lit apart
+    assert not across_lines(creased, boxes)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -663,12 +663,16 @@ TOTALS_DISAGREE = "totals"
 READS_BADLY = "hand"
 NO_BID = "bid"  # a trump deal of Кинг с торговлей: the declarer and the bid are not on the blank
 CROSSED = "crossed"  # a number in the row was crossed out and written again (digits.crossed_out)
+ACROSS = "across"  # a number in the row runs across a line between two cells (page.across_lines)
 
 
-def ask_crossed(choices: dict[int, RowChoice], crossed: set[int]) -> dict[int, RowChoice]:
-    """Every row with a number crossed out and written again is to confirm, read first without the
-    number struck through; after doubt_sheet, as ask_bids: a correction is not a hand read badly."""
-    return {n: replace(c, sure=False, doubted=CROSSED) if c.sure and n in crossed else c for n, c in choices.items()}
+def ask_marked(choices: dict[int, RowChoice], marked: Mapping[int, str]) -> dict[int, RowChoice]:
+    """Every row the paper itself marks as to check is to confirm, and says why: a number crossed out
+    and written again (CROSSED), or written across the line between two cells (ACROSS); read first as
+    the rules chose. After doubt_sheet and ask_bids: a row read poorly, whose totals disagree, or that
+    needs a bid, keeps that reason; one read well on a sheet that reads poorly takes this one."""
+    return {n: replace(c, sure=False, doubted=marked[n]) if n in marked and (c.sure or c.doubted == READS_BADLY)
+            else c for n, c in choices.items()}
 
 
 def ask_bids(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
@@ -683,7 +687,8 @@ def doubt_sheet(choices: dict[int, RowChoice], totals_agree: bool) -> dict[int, 
     the rows as read, or many of its rows are unsure (DOUBTED_SHARE), no row of it is sure: a row
     the reader was sure of may be the misread (a 6 read as 0 beside a 0 read as 6 still adds up
     along the row; only the column's total says so). Such a sheet has rows to confirm already;
-    this only leaves none of its rows passed unasked."""
+    this only leaves none of its rows passed unasked. Rows the paper marks (ask_marked) count too: a
+    number across two cells that was not seen may be what the rules took for a row they allow."""
     unsure = sum(not c.sure for c in choices.values())
     if totals_agree and (unsure < DOUBTED_ROWS or unsure < DOUBTED_SHARE * len(choices)):
         return choices

@@ -11,7 +11,7 @@ from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Order, Rules
 from kingsheet.files.edits import append_deals, new_game_text
-from kingsheet.scan.choose import CROSSED, NO_BID, READS_BADLY, TOTALS_DISAGREE, needs_bid, row_accepted
+from kingsheet.scan.choose import ACROSS, CROSSED, NO_BID, READS_BADLY, TOTALS_DISAGREE, needs_bid, row_accepted
 from kingsheet.scan.reader import RowRead, SheetRead
 
 Confirmed = tuple[str, tuple[int, ...]]  # a row a person confirmed: its game and cells
@@ -73,6 +73,8 @@ def _doubted_note(why: str) -> str:
     sheet, a bid not on the blank, a number crossed out)."""
     if why == CROSSED:
         return _("scan: confirm this row: a number in it was crossed out and written again")
+    if why == ACROSS:
+        return _("scan: confirm this row: a number in it is written across the line between two cells")
     if why == NO_BID:
         return _("scan: the blank does not hold this trump deal's declarer and bid: add them (kingsheet edit N … "
                  "--declarer NAME --bid N)")
@@ -214,6 +216,8 @@ def summary(sheet: SheetRead) -> list[str]:
             mark = "? " + _("confirm, and add the declarer and the bid")
         elif r.choice.doubted == CROSSED:
             mark = "? " + _("confirm (a number in it was crossed out and written again)")
+        elif r.choice.doubted == ACROSS:
+            mark = "? " + _("confirm (a number in it is written across the line between two cells)")
         elif r.choice.doubted:
             mark = "? " + _("read well; confirm it too ({why})").format(why=_sheet_doubt(r.choice.doubted))
         else:
@@ -229,7 +233,7 @@ def summary(sheet: SheetRead) -> list[str]:
     doubt = next((r.choice.doubted for r in sheet.rows if r.choice.doubted in (READS_BADLY, TOTALS_DISAGREE)), None)
     if doubt is not None:  # the doubt as what it is: which rows read poorly, and why the others are asked about
         poor = [str(r.number) for r in sheet.rows
-                if not r.choice.sure and r.choice.doubted not in (READS_BADLY, TOTALS_DISAGREE, CROSSED)]
+                if not r.choice.sure and r.choice.doubted not in (READS_BADLY, TOTALS_DISAGREE, CROSSED, ACROSS)]
         again = (_("the others read well and are asked about too, as so many did not") if doubt == READS_BADLY
                  else _("the others read well and are asked about again, as the totals do not add up"))
         lines.append("✗ " + (ngettext("{n} row read poorly ({rows}); {again}", "{n} rows read poorly ({rows}); {again}",

@@ -282,6 +282,49 @@ def cell(page: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
     return page[round((y0 + dy) * PX):round((y1 - dy) * PX), round((x0 + dx) * PX):round((x1 - dx) * PX)]
 
 
+#: A number written across a line between two cells: strokes of ink on both sides of the printed
+#: line, right beside it, on at least this many pixel rows of the row's middle (its top and bottom
+#: tenths left out, where the lines across are); a digit's stroke is 3–6 pixels thick here.
+ACROSS_ROWS = 3
+ACROSS_NEAR = 3  # pixels either side of the printed line where a crossing stroke is looked for
+
+
+def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> bool:
+    """Whether handwriting runs across one of the printed lines down that bound a row's cells
+    (``boxes``, left to right): a number written across two cells, or out of the grid. Its digits are
+    then cut in two by the cells, and what each cell holds may make a row the rules allow."""
+    import cv2
+
+    if not boxes:
+        return False
+    y0, y1 = boxes[0][1], boxes[0][3]
+    dy = (y1 - y0) * 0.15
+    h, w = page.shape
+    top, bottom = max(0, round((y0 + dy) * PX)), min(h, round((y1 - dy) * PX))
+    above, below = max(0, round((y0 - 30) * PX)), min(h, round((y1 + 30) * PX))
+    for x in [b[0] for b in boxes] + [boxes[-1][2]]:
+        left, right = max(0, round((x - 2) * PX)), min(w, round((x + 2) * PX))
+        tall = page[above:below, left:right]  # the line down, over the rows about: handwriting is only here and there
+        if tall.shape[0] < 8 or tall.shape[1] < 2 * ACROSS_NEAR + 2 or bottom - top < 8:
+            continue
+        paper = float(np.percentile(tall, 75))
+        line = np.nonzero(np.median(tall < paper - 40, axis=0))[0]
+        if len(line) == 0 or line.max() - line.min() > 0.8 * PX:
+            continue  # no printed line found here: nothing to say
+        a, b = int(line.min()), int(line.max())
+        # ink: darker than the paper, and than the paper within 6 pixels of it (a stain's or a
+        # shadow's broad shade is not ink, however dark)
+        row = tall[top - above:bottom - above]
+        smooth = cv2.GaussianBlur(row, (5, 5), 0)
+        ink = (row < paper - 40) & (smooth.astype(np.int16) < cv2.dilate(smooth, np.ones((13, 13), np.uint8)) - 30)
+        # a stroke through the line: ink on both sides of it, touching it (no paper between)
+        beside = ink[:, max(0, a - 2):a].all(axis=1) & ink[:, b + 1:b + 3].all(axis=1)
+        beside &= ink.mean(axis=1) < 0.9  # not a line across the whole strip (a fold's crease, a ring's rim)
+        if int(beside.sum()) >= ACROSS_ROWS:
+            return True
+    return False
+
+
 def page_size(players: int) -> tuple[float, float]:
     return (297.0, 210.0) if players > 4 else (210.0, 297.0)
 

@@ -14,11 +14,13 @@ from kingsheet.core.i18n import _
 from kingsheet.core.rules import Order, Rules, RulesError
 from kingsheet.files.templates import load_rules
 from kingsheet.scan.choose import (
+    ACROSS,
+    CROSSED,
     Reading,
     RowChoice,
     TotalsCheck,
     ask_bids,
-    ask_crossed,
+    ask_marked,
     assign_games,
     check_totals,
     choose_game_row,
@@ -31,6 +33,7 @@ from kingsheet.scan.page import (
     LINED_UP,
     Code,
     Unreadable,
+    across_lines,
     cells_of,
     lines_in_place,
     photo_page,
@@ -144,8 +147,10 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     cut = [cells_of(by_page[boxes.page], [boxes.game, *boxes.cells]) for _number, boxes in on_photos]
     game_cells = [] if fixed else readings_of([c[0] for c in cut], narrow=True)
     player_cells = readings_of([cell for c in cut for cell in c[1:]])
-    crossed = {number for (number, _boxes), c in zip(on_photos, cut) if any(crossed_out(cell) is not None
-                                                                           for cell in c[1:])}
+    # rows the paper itself marks as to check: a number crossed out and written again, or across a line
+    marked = {number: ACROSS for number, boxes in on_photos if across_lines(by_page[boxes.page], boxes.cells)}
+    marked.update({number: CROSSED for (number, _boxes), c in zip(on_photos, cut)
+                   if any(crossed_out(cell) is not None for cell in c[1:])})
     n = rules.players
     read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {
         number: ([] if fixed else game_cells[k], player_cells[k * n:(k + 1) * n])
@@ -179,7 +184,7 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         choices = totals.choices
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
         choices = settle_mends(choices)
-    choices = ask_crossed(ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree)), crossed)
+    choices = ask_marked(ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree)), marked)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
     return SheetRead(rules, first or code_of, rows, totals, by_page, layout)
 

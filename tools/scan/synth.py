@@ -67,15 +67,25 @@ def usual_pen(rng: random.Random) -> Pen:
     return PENS[rng.choice(USUAL_PENS)]
 
 
+#: Habits people have on paper, each a share (of the cells, or of the pages for a ring or a fold):
+#: ``touching``: a number written low or high in its cell, its digits running into the cell's line;
+#: ``across``: a number written across the border of its cell and the next (the last cell: the one
+#: before); ``ring``: a coffee cup's ring on the page; ``fold``: the page folded in half (or in
+#: quarters) before it was photographed, its crease and its facets in different light.
+HABITS = ("touching", "across", "ring", "fold")
+
+
 def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.Random, lang: str = "ru",
-                 deals: int | None = None, totals: bool = False, pen: Pen | None = None, crossed: float = 0.0
-                 ) -> tuple[list[Image.Image], list[Written]]:
+                 deals: int | None = None, totals: bool = False, pen: Pen | None = None, crossed: float = 0.0,
+                 habits: dict[str, float] | None = None) -> tuple[list[Image.Image], list[Written]]:
     """The blank's pages with a simulated legal game written in by ``hand`` (a font's path, or a
     hand of handwriting.py), and the game's rows. On an ordered blank the game column holds the
     game's number, as the blank asks; ``totals``: the ИТОГО lines are filled in at the end, each
     player's sums (−, +, all) as the table adds them up. ``pen``: written with it (RGB pages; else
     grey ink on grey pages). ``crossed``: the share of the cells where a wrong number of two digits
-    or more is written first, ruled through, and the right one written beside it or above it."""
+    or more is written first, ruled through, and the right one written beside it or above it.
+    ``habits``: HABITS by name, each with its share (drawn from ``rng`` only where asked for: the
+    same seed without habits makes the same sheet as before)."""
     from kingsheet.core.rules import Order
     from kingsheet.core.simulate import play_game
     from kingsheet.files.templates import load_rules
@@ -111,7 +121,7 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
             if crossed and rng.random() < crossed:
                 cross_out(page, writer, [v * px for v in box], text, rng, ink)
                 continue
-            write(box, text)
+            write(_slipped(box, where.cells, text, habits or {}, rng), text)
         rows.append(Written(played.game, played.points))
     if totals and total_boxes and len(rows) == len(rules.slots):
         sums = [[sum(r.points[j] for r in rows if rules.stage_of(r.game) == stage) for j in range(rules.players)]
@@ -124,7 +134,83 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
                 writer.write(page, (x0 * px, y0 * px, x1 * px, y1 * px), text, rng, ink=rng.randint(10, 70))
     if pen is not None:
         pages = [_in_colour(p, layer, pen, rng) for p, layer in zip(printed, pages)]
+    habits = habits or {}
+    for k in range(len(pages)):
+        if habits.get("ring") and rng.random() < habits["ring"]:
+            pages[k] = coffee_ring(pages[k], rng)
+        if habits.get("fold") and rng.random() < habits["fold"]:
+            pages[k] = folded(pages[k], rng)
     return pages, rows
+
+
+def _slipped(box: tuple[float, ...], row: tuple[tuple[float, ...], ...], text: str, habits: dict[str, float],
+             rng: random.Random) -> tuple[float, ...]:
+    """Where a number is written when a habit takes the hand (mm): low or high in its cell, so that
+    its digits run into the cell's line, or across the border with the next cell; else its cell."""
+    x0, y0, x1, y1 = box
+    h = y1 - y0
+    if habits.get("touching") and rng.random() < habits["touching"]:
+        dy = h * rng.uniform(0.12, 0.22) * (1 if rng.random() < 0.7 else -1)  # mostly low, on the line below
+        return (x0, y0 + dy, x1, y1 + dy)
+    if habits.get("across") and rng.random() < habits["across"]:  # astride the line: on neither cell alone
+        border = x0 if box == row[-1] else x1
+        half = 0.3 * h * len(text) * rng.uniform(0.8, 1.1)  # about the number's own width: it has no room to move
+        return (border - half, y0, border + half, y1)
+    return box
+
+
+def coffee_ring(page: Image.Image, rng: random.Random) -> Image.Image:
+    """A coffee cup's ring on the page: a brown circle 6–9 cm across, darker at its rim, uneven
+    round it and broken in places, a faint stain inside, laid on as a dye (over print and ink)."""
+    arr = np.asarray(page, np.float32)
+    h, w = arr.shape[:2]
+    px = DPI / 25.4
+    r = rng.uniform(30, 45) * px
+    cx, cy = rng.uniform(0.1, 0.9) * w, rng.uniform(0.1, 0.9) * h
+    ys, xs = np.ogrid[:h, :w]
+    dist = np.sqrt((xs - cx) ** 2 + (ys - cy) ** 2)
+    angle = np.arctan2(ys - cy, xs - cx)
+    width = rng.uniform(1.0, 3.0) * px
+    k1, k2, p1, p2 = rng.randint(2, 5), rng.randint(5, 11), rng.uniform(0, 6.3), rng.uniform(0, 6.3)
+    along = np.clip(0.6 + 0.5 * np.sin(k1 * angle + p1) + 0.3 * np.sin(k2 * angle + p2), 0, 1)  # uneven, broken
+    rim = np.exp(-(((dist - r) / width) ** 2)) * along
+    inside = (dist < r) * rng.uniform(0.03, 0.1)
+    stain = np.clip(rim * rng.uniform(0.25, 0.5) + inside, 0, 0.6)
+    if arr.ndim == 3:  # coffee's brown: absorbs blue most
+        absorb = np.array([0.35, 0.6, 0.9], np.float32)
+        out = arr * (1 - stain[..., None] * absorb)
+        return Image.fromarray(np.clip(out, 0, 255).astype(np.uint8), page.mode)
+    return Image.fromarray(np.clip(arr * (1 - stain * 0.6), 0, 255).astype(np.uint8), page.mode)
+
+
+def folded(page: Image.Image, rng: random.Random) -> Image.Image:
+    """The page folded in half across (or in quarters) and opened again: each crease a thin dark
+    line with a bright edge beside it, the facets on either side lit a little differently, and the
+    page bent at the crease, so that a printed line is no longer straight across it."""
+    import cv2
+
+    arr = np.asarray(page, np.float32)
+    h, w = arr.shape[:2]
+    creases = [("across", h * rng.uniform(0.45, 0.55))]
+    if rng.random() < 0.4:
+        creases.append(("down", w * rng.uniform(0.45, 0.55)))
+    ys, xs = np.mgrid[:h, :w].astype(np.float32)
+    map_x, map_y = xs.copy(), ys.copy()
+    light = np.ones((h, w), np.float32)
+    for way, at in creases:
+        pos, other = (ys, xs) if way == "across" else (xs, ys)
+        beyond = pos > at
+        bend = rng.uniform(0.002, 0.006) * rng.choice((-1, 1))  # the far facet leans: lines kink at the crease
+        if way == "across":
+            map_x -= np.where(beyond, (pos - at) * bend, 0)
+        else:
+            map_y -= np.where(beyond, (pos - at) * bend, 0)
+        light *= np.where(beyond, rng.uniform(0.85, 0.97), 1.0)
+        light *= 1 - rng.uniform(0.15, 0.35) * np.exp(-(((pos - at) / 2.5) ** 2))  # the crease's shadow
+        light *= 1 + rng.uniform(0.03, 0.08) * np.exp(-(((pos - at - 6) / 4) ** 2))  # its lit edge
+    bent = cv2.remap(arr, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    out = bent * (light[..., None] if arr.ndim == 3 else light)
+    return Image.fromarray(np.clip(out, 0, 255).astype(np.uint8), page.mode)
 
 
 def cross_out(page: Image.Image, writer: FontHand | DigitsHand, box: list[float], text: str, rng: random.Random,
