@@ -471,7 +471,7 @@ def bench_serve(quick: bool) -> None:
 
 
 #: The kinds of held-out hand the scan bench reads (bench_scan), each reported alone and together.
-SCAN_HANDS = ("debian", "google", "mnist", "unseen")
+SCAN_HANDS = ("debian", "google", "mnist", "unseen", "pen")
 
 
 def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False,
@@ -486,7 +486,8 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     UNSEEN_FONTS, installed and chosen without being looked at), Google Fonts
     handwriting held out (tools/scan/sources.py: HELD_OUT_GOOGLE), and the second half of MNIST's
     test digits, written by people who wrote neither the training digits nor the first half, which
-    validates choices while the reader is built (tools/scan/sources.py: MNIST_HALVES). Sheet k of a group is
+    validates choices while the reader is built (tools/scan/sources.py: MNIST_HALVES); and the pen
+    model's held-out writers (tools/scan/pen.py: copybook digits drawn as strokes, a writer a sheet). Sheet k of a group is
     made from seed ``first + k`` (``--scan-sheets``, ``--scan-seed``: fresh sheets, never looked at);
     ``--scan-hands`` reads only some kinds (the same sheets as in a run of all four); ``--scan-pen``
     writes every sheet with one pen (synth.PENS: the same games by the same hands); ``--scan-blanks``
@@ -510,6 +511,11 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
                        [DigitsHand("mnist-t10k-bench", images, labels)]))
     if "unseen" in hands and (fonts := available(UNSEEN_FONTS)):
         groups.append(("Debian fonts kept unseen", [FontHand(f) for f in fonts]))
+    if "pen" in hands:  # tools/scan/pen.py: stroke-drawn copybook digits, writers the reader never met
+        from pen import WRITER_SPLITS, PenHand
+
+        groups.append(("pen model, held-out writers (copybook digits drawn as strokes)",
+                       [PenHand(f"pen-{n}", [n]) for n in WRITER_SPLITS["held_out"]]))
     if len(groups) < len(hands):
         fonts_hint = install_hint(HELD_OUT_FONTS + UNSEEN_FONTS)
         print(f"scan: some held-out hands are missing ({fonts_hint + '; ' if fonts_hint else ''}"
@@ -522,7 +528,8 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     blanks = blanks or _ScanTally.TEMPLATES
     total = _ScanTally("all" + with_pen, pen, blanks, crossed, habits)
     for name, writers in groups:
-        tally = _ScanTally((f"{name} ({len(writers)} held-out fonts)" if len(writers) > 1 else name) + with_pen, pen,
+        kind = "writers" if name.startswith("pen") else "fonts"
+        tally = _ScanTally((f"{name} ({len(writers)} held-out {kind})" if len(writers) > 1 else name) + with_pen, pen,
                            blanks, crossed, habits)
         for k in range(sheets):
             tally.photo(writers[k % len(writers)], k, first + k)

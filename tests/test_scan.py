@@ -1224,3 +1224,28 @@ def test_ink_across_a_cells_line_is_told_from_ink_beside_it_and_from_a_crease():
     creased[round(54.5 * PX):round(55 * PX), :] = 150  # a crease across the whole page
     creased[:, :round(60 * PX)] = (creased[:, :round(60 * PX)] * 0.8).astype(np.uint8)  # the facets lit apart
     assert not across_lines(creased, boxes)
+
+
+def test_the_pen_model_draws_each_writer_alike_and_keeps_its_splits_apart():
+    """tools/scan/pen.py: a writer is the same hand each time it is asked for; writers who may teach
+    the reader are never the bench's held-out ones; a number comes out as dark strokes, wider for
+    more digits, as tall as asked."""
+    from pen import WRITER_SPLITS, PenHand, draw_number, writer
+    from PIL import Image
+
+    assert writer(100_007) == writer(100_007) and writer(100_007) != writer(100_008)
+    spans = list(WRITER_SPLITS.values())
+    assert all(not set(a) & set(b) for i, a in enumerate(spans) for b in spans[i + 1:])
+    hand = writer(WRITER_SPLITS["held_out"][0])
+    one, three = (np.asarray(draw_number(hand, t, 60, random.Random(1))) for t in ("7", "-72"))
+    def inked(img: np.ndarray) -> int:
+        xs = np.nonzero((img < 128).any(axis=0))[0]
+        return int(xs.max() - xs.min())
+
+    assert inked(three) > inked(one) * 1.8 and one.min() < 60
+    ys = np.nonzero((one < 128).any(axis=1))[0]
+    assert 45 <= ys.max() - ys.min() <= 75
+    page = Image.new("L", (400, 200), 255)
+    PenHand("held out", WRITER_SPLITS["held_out"]).write(page, (50, 50, 250, 150), "12", random.Random(2))
+    ink = np.nonzero(np.asarray(page) < 128)
+    assert ink[0].min() >= 50 and ink[0].max() < 150 and ink[1].min() >= 50 and ink[1].max() < 250  # in its cell

@@ -155,7 +155,10 @@ def _slipped(box: tuple[float, ...], row: tuple[tuple[float, ...], ...], text: s
     if habits.get("across") and rng.random() < habits["across"]:  # astride the line: on neither cell alone
         border = x0 if box == row[-1] else x1
         half = 0.3 * h * len(text) * rng.uniform(0.8, 1.1)  # about the number's own width: it has no room to move
-        return (border - half, y0, border + half, y1)
+        # its digits astride the line (a minus before them on one side and the digits on the other is
+        # what a dash for a zero beside a number looks like: the paper itself says otherwise)
+        shift = 0.3 * h if text.startswith("-") else 0.0
+        return (border - half - shift, y0, border + half - shift, y1)
     return box
 
 
