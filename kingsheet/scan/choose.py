@@ -687,8 +687,9 @@ def doubt_sheet(choices: dict[int, RowChoice], totals_agree: bool) -> dict[int, 
     the rows as read, or many of its rows are unsure (DOUBTED_SHARE), no row of it is sure: a row
     the reader was sure of may be the misread (a 6 read as 0 beside a 0 read as 6 still adds up
     along the row; only the column's total says so). Such a sheet has rows to confirm already;
-    this only leaves none of its rows passed unasked. Rows the paper marks (ask_marked) count too: a
-    number across two cells that was not seen may be what the rules took for a row they allow."""
+    this only leaves none of its rows passed unasked. A row the paper marks (ask_marked, after this)
+    counts only if it read poorly, as any row: a correction or a number across two cells read well is
+    not a hand read badly."""
     unsure = sum(not c.sure for c in choices.values())
     if totals_agree and (unsure < DOUBTED_ROWS or unsure < DOUBTED_SHARE * len(choices)):
         return choices

@@ -283,10 +283,10 @@ def cell(page: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
 
 
 #: A number written across a line between two cells: strokes of ink on both sides of the printed
-#: line, right beside it, on at least this many pixel rows of the row's middle (its top and bottom
-#: tenths left out, where the lines across are); a digit's stroke is 3–6 pixels thick here.
+#: line, touching it, on at least this many pixel rows of the row's middle (its top and bottom 15 %
+#: left out, where the lines across are); a digit's stroke is 3–6 pixels thick here.
 ACROSS_ROWS = 3
-ACROSS_NEAR = 3  # pixels either side of the printed line where a crossing stroke is looked for
+ACROSS_NEAR = 2  # pixels either side of the printed line that a stroke through it fills
 
 
 def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> bool:
@@ -318,7 +318,7 @@ def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> bool:
         smooth = cv2.GaussianBlur(row, (5, 5), 0)
         ink = (row < paper - 40) & (smooth.astype(np.int16) < cv2.dilate(smooth, np.ones((13, 13), np.uint8)) - 30)
         # a stroke through the line: ink on both sides of it, touching it (no paper between)
-        beside = ink[:, max(0, a - 2):a].all(axis=1) & ink[:, b + 1:b + 3].all(axis=1)
+        beside = ink[:, max(0, a - ACROSS_NEAR):a].all(axis=1) & ink[:, b + 1:b + 1 + ACROSS_NEAR].all(axis=1)
         beside &= ink.mean(axis=1) < 0.9  # not a line across the whole strip (a fold's crease, a ring's rim)
         if int(beside.sum()) >= ACROSS_ROWS:
             return True

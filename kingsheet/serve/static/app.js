@@ -434,7 +434,7 @@ async function loadRules() {
   $("photo-app-head").textContent = W("photo_head");
   $("photo-app-hint").textContent = W("photo_app_hint");
   $("computer-label").textContent = W("computer");
-  $("computer").value = localStorage.getItem("kingsheet-computer") || "";
+  if (!$("computer").value) $("computer").value = localStorage.getItem("kingsheet-computer") || "";
   $("photo-go").textContent = W("photo_take");
   $("start").textContent = W("start");
 }
@@ -621,8 +621,9 @@ function toComputer(ev) {
 // the sheet came back in the address: kept for this tab until it is saved or dropped (a reload
 // keeps it), the address cleared; it is never taken in without a tap
 function arrived() {
-  const text = LOCAL && new URLSearchParams(location.hash.slice(1)).get(READ_KEY);
-  if (text === null || !LOCAL) return false;
+  if (!LOCAL) return false;
+  const text = new URLSearchParams(location.hash.slice(1)).get(READ_KEY);
+  if (text === null) return false;
   sessionStorage.setItem(READ_KEY, text.slice(0, 4 * 1024 * 1024));
   history.replaceState(null, "", location.pathname + location.search);
   view = "new";
@@ -639,7 +640,12 @@ async function renderBack() {
   const {data} = await api("/app/photo", {text});
   $("photo-back-error").hidden = !!data.ok;
   $("photo-back-new").hidden = !data.ok;
-  if (!data.ok) { $("photo-back-error").textContent = data.error; $("photo-back-fill").hidden = true; return; }
+  if (!data.ok) {
+    $("photo-back-error").textContent = data.error;
+    $("photo-back-what").textContent = "";
+    $("photo-back-fill").hidden = true;
+    return;
+  }
   $("photo-back-what").textContent = data.name + " (" + data.rules + "): " + fill(W("photo_rows"), {rows: data.deals});
   backFill = data.fill;
   $("photo-back-fill").hidden = !data.fill;
