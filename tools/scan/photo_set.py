@@ -4,6 +4,11 @@ labelled with what was written. Clean renderings teach the shapes; these teach t
 perspective, blur, JPEG, the straightening and the cell's cut.
 
     python tools/scan/photo_set.py SHEETS FIRST_SEED OUT.npz     # SHEETS photos, two processes
+    python tools/scan/photo_set.py SHEETS FIRST_SEED OUT.npz --pen 0.3 [--pen-split validate]
+
+``--pen SHARE``: that share of the sheets written by the pen model's writers (tools/scan/pen.py), of
+its ``train`` split (``--pen-split validate`` for a set that checks, as photo-check.npz does); the
+shipped weights were made without (kingsheet/scan/MODEL.md).
 
 A cell whose ink falls into exactly as many pieces as digits were written gives its pieces, a
 digit each, in order. Digits written touching (one piece) give the cut of them that the current
@@ -19,6 +24,7 @@ import random
 import sys
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,11 +39,20 @@ TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56"
              "classic-52", "six-48")
 
 
-def hands() -> list[FontHand | DigitsHand]:
+def hands(pen: float = 0.0, pen_split: str = "train") -> list[Any]:
     fonts = [FontHand(f) for f in available(TRAIN_FONTS) + google_fonts(TRAIN_GOOGLE)]
     images, labels = mnist("train")
     writers = [DigitsHand("mnist-train", images, labels)] if len(images) else []
-    return fonts + writers * max(1, len(fonts) // 2)  # a third of the sheets by MNIST's writers
+    out: list[Any] = fonts + writers * max(1, len(fonts) // 2)  # a third of the sheets by MNIST's writers
+    if pen > 0:  # the pen model's writers of one split (never its held-out ones), a hand a sheet
+        from pen import WRITER_SPLITS, PenHand
+
+        if pen_split not in ("train", "validate"):
+            raise SystemExit(f"--pen-split {pen_split}: train or validate (the held-out writers only fill the bench)")
+        many = max(1, round(len(out) * pen / (1 - pen))) if pen < 1 else len(out)
+        pens = [PenHand(f"pen-{n}", [n]) for n in WRITER_SPLITS[pen_split]]
+        out = ([] if pen >= 1 else out) + [pens[k % len(pens)] for k in range(many)]
+    return out
 
 
 def sheet_digits(seed: int, misses: list[tuple[str, list[int]]] | None = None
@@ -115,19 +130,28 @@ def sheet_digits(seed: int, misses: list[tuple[str, list[int]]] | None = None
     return xs, ys, cells, matched
 
 
-_HANDS: list[FontHand | DigitsHand] = []
+_HANDS: list[Any] = []
 
 
-def _init() -> None:
-    _HANDS[:] = hands()
+def _init(pen: float = 0.0, pen_split: str = "train") -> None:
+    _HANDS[:] = hands(pen, pen_split)
 
 
 def main() -> None:
-    sheets, first, out = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("sheets", type=int)
+    ap.add_argument("first", type=int)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--pen", type=float, default=0.0, help="the share of sheets by the pen model's writers")
+    ap.add_argument("--pen-split", default="train", choices=("train", "validate"))
+    args = ap.parse_args()
+    sheets, first, out = args.sheets, args.first, args.out
     xs: list[np.ndarray] = []
     ys: list[int] = []
     cells = matched = 0
-    with Pool(2, initializer=_init) as pool:
+    with Pool(2, initializer=_init, initargs=(args.pen, args.pen_split)) as pool:
         for k, (x, y, c, m) in enumerate(pool.imap_unordered(sheet_digits, range(first, first + sheets)), 1):
             xs += x
             ys += y
