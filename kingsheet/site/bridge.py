@@ -26,7 +26,6 @@ from kingsheet.table.actions import Answer
 
 FOLDER = Path("/kingsheet-games")
 MAX_REQUEST = 8 * 1024 * 1024  # a game file is at most 4 MiB, a workbook brought in as much again
-WRITES = ("deal", "edit", "undo", "new", "import", "photo_fill")
 
 
 def handle(request_json: str) -> str:
