@@ -8,10 +8,13 @@ chosen on.
     python tools/scan/validate.py SHEETS FIRST_SEED [--rows OUT.jsonl]   # sheets: two processes
     python tools/scan/validate.py --digits SHEETS FIRST_SEED OUT.npz     # the digits of such photos
     python tools/scan/validate.py --fonts …                               # either, by FRESH_FONTS
+    python tools/scan/validate.py --pen …                                 # either, by the pen model's
 
 ``--fonts`` writes with the five Debian fonts of handwriting.FRESH_FONTS instead (sheet k by font
 k mod 5): fonts the bench read as unseen until one of them was looked at closely, now a second
-validation set, of fonts, beside MNIST's writers.
+validation set, of fonts, beside MNIST's writers. ``--pen`` writes with the pen model's validation
+writers (tools/scan/pen.py: WRITER_SPLITS["validate"], sheet k by writer k mod 400), never its
+training or held-out ones.
 
 ``--rows`` keeps each sheet's rows as read beside what was written (JSON lines), to see what went
 wrong. ``--digits`` cuts the digits of such photos as tools/scan/photo_set.py does the training
@@ -33,16 +36,22 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(Path(__file__).resolve().parent)]
 
-NAMES = {False: "MNIST test digits, first half (SD-3 writers: validation)",
-         True: "Debian fonts first used 2026-12-02 (FRESH_FONTS: validation)"}
+NAMES = {"mnist": "MNIST test digits, first half (SD-3 writers: validation)",
+         "fonts": "Debian fonts first used 2026-12-02 (FRESH_FONTS: validation)",
+         "pen": "pen model, validation writers (copybook digits drawn as strokes)"}
 _HAND: list[Any] = []
 
 
-def _init(fonts: bool) -> None:
+def _init(kind: str) -> None:
     from handwriting import FRESH_FONTS, DigitsHand, FontHand, available, install_hint
     from sources import mnist
 
-    if fonts:
+    if kind == "pen":
+        from pen import WRITER_SPLITS, PenHand
+
+        _HAND[:] = [PenHand(f"pen-{n}", [n]) for n in WRITER_SPLITS["validate"]]
+        return
+    if kind == "fonts":
         if hint := install_hint(FRESH_FONTS):
             sys.exit(hint)
         _HAND[:] = [FontHand(f) for f in available(FRESH_FONTS)]
@@ -69,23 +78,23 @@ def _digits(seed: int) -> tuple[list[np.ndarray], list[int]]:
     return xs, ys
 
 
-def sheets(count: int, first: int, rows: Path | None, fonts: bool) -> None:
+def sheets(count: int, first: int, rows: Path | None, kind: str) -> None:
     from bench import _ScanTally
 
-    total = _ScanTally(NAMES[fonts])
-    with Pool(2, initializer=_init, initargs=(fonts,)) as pool, \
+    total = _ScanTally(NAMES[kind])
+    with Pool(2, initializer=_init, initargs=(kind,)) as pool, \
             (rows.open("w", encoding="utf-8") if rows else io.StringIO()) as out:
-        for tally, detail in pool.imap_unordered(_sheet, [(k, first + k, NAMES[fonts]) for k in range(count)]):
+        for tally, detail in pool.imap_unordered(_sheet, [(k, first + k, NAMES[kind]) for k in range(count)]):
             total.add(tally)
             out.write(json.dumps(detail, ensure_ascii=False) + "\n")
             out.flush()
     total.report(count)
 
 
-def digits(count: int, first: int, out: Path, fonts: bool) -> None:
+def digits(count: int, first: int, out: Path, kind: str) -> None:
     xs: list[np.ndarray] = []
     ys: list[int] = []
-    with Pool(2, initializer=_init, initargs=(fonts,)) as pool:
+    with Pool(2, initializer=_init, initargs=(kind,)) as pool:
         for x, y in pool.imap_unordered(_digits, range(first, first + count)):
             xs += x
             ys += y
@@ -95,12 +104,12 @@ def digits(count: int, first: int, out: Path, fonts: bool) -> None:
 
 def main() -> None:
     args = sys.argv[1:]
-    fonts = "--fonts" in args
-    args = [a for a in args if a != "--fonts"]
+    kind = "fonts" if "--fonts" in args else "pen" if "--pen" in args else "mnist"
+    args = [a for a in args if a not in ("--fonts", "--pen")]
     if args[:1] == ["--digits"] and len(args) == 4:
-        digits(int(args[1]), int(args[2]), Path(args[3]), fonts)
+        digits(int(args[1]), int(args[2]), Path(args[3]), kind)
     elif len(args) in (2, 4) and (len(args) == 2 or args[2] == "--rows"):
-        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None, fonts)
+        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None, kind)
     else:
         sys.exit(__doc__)
 
