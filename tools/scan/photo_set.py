@@ -44,14 +44,14 @@ def hands(pen: float = 0.0, pen_split: str = "train") -> list[Any]:
     images, labels = mnist("train")
     writers = [DigitsHand("mnist-train", images, labels)] if len(images) else []
     out: list[Any] = fonts + writers * max(1, len(fonts) // 2)  # a third of the sheets by MNIST's writers
-    if pen > 0:  # the pen model's writers of one split (never its held-out ones), a hand a sheet
+    if pen > 0:  # the pen model's writers of one split (never its held-out ones)
         from pen import WRITER_SPLITS, PenHand
 
         if pen_split not in ("train", "validate"):
             raise SystemExit(f"--pen-split {pen_split}: train or validate (the held-out writers only fill the bench)")
         many = max(1, round(len(out) * pen / (1 - pen))) if pen < 1 else len(out)
-        pens = [PenHand(f"pen-{n}", [n]) for n in WRITER_SPLITS[pen_split]]
-        out = ([] if pen >= 1 else out) + [pens[k % len(pens)] for k in range(many)]
+        writers = WRITER_SPLITS[pen_split]  # every writer of the split: each hand a group, a number each
+        out = ([] if pen >= 1 else out) + [PenHand(f"pen-{pen_split}-{k}", list(writers[k::many])) for k in range(many)]
     return out
 
 
