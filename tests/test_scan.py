@@ -1249,3 +1249,25 @@ def test_the_pen_model_draws_each_writer_alike_and_keeps_its_splits_apart():
     PenHand("held out", WRITER_SPLITS["held_out"]).write(page, (50, 50, 250, 150), "12", random.Random(2))
     ink = np.nonzero(np.asarray(page) < 128)
     assert ink[0].min() >= 50 and ink[0].max() < 150 and ink[1].min() >= 50 and ink[1].max() < 250  # in its cell
+
+
+def test_the_training_photos_draw_every_training_writer_of_the_pen_model_and_no_other(monkeypatch):
+    """tools/scan/photo_set.py --pen SHARE: that share of the hands are the pen model's, and between
+    them they hold every writer of the split asked for (not the first few dozen), each once; the
+    held-out writers are never asked for."""
+    import photo_set
+    from handwriting import FontHand
+    from pen import WRITER_SPLITS
+
+    monkeypatch.setattr(photo_set, "available", lambda fonts: [FONT] * 7)
+    monkeypatch.setattr(photo_set, "google_fonts", lambda names: [])
+    monkeypatch.setattr(photo_set, "mnist", lambda part: (np.zeros((0, 28, 28), np.uint8), np.zeros(0, int)))
+    for split in ("train", "validate"):
+        hands = photo_set.hands(0.3, split)
+        pens = [h for h in hands if not isinstance(h, FontHand)]
+        assert len(hands) == 10 and len(pens) == 3
+        drawn = sorted(w.number for h in pens for w in h.writers)
+        assert drawn == list(WRITER_SPLITS[split])
+    assert all(isinstance(h, FontHand) for h in photo_set.hands())
+    with pytest.raises(SystemExit, match="held-out"):
+        photo_set.hands(0.3, "held_out")
