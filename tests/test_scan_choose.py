@@ -333,6 +333,35 @@ def test_one_total_that_does_not_add_up_is_taken_for_misread_two_are_not():
     assert not check_totals(rules, choices, two_off).agree
 
 
+def test_a_total_agrees_with_the_rows_only_as_the_reader_could_well_have_read_it():
+    """A row misread so that its sum stays (−10 and −72 read −70 and −12) breaks two totals of each
+    line; a total's far-fetched reading (e^-13: the reader keeps 30 of each) is no agreement, so the
+    totals disagree and say which row's other reading would make them add up."""
+    from kingsheet.scan.choose import PLAUSIBLE_TOTAL, Option, RowChoice, check_totals
+
+    rules = load_rules("symmetric")
+    rows = a_game("symmetric", 3)
+    n = next(n for n, (g, c) in rows.items() if rules.stage_of(g) == 0 and c[0] != c[2])
+    game, cells = rows[n]
+    swapped = (cells[2], cells[1], cells[0], *cells[3:])
+    choices = {m: sure(g, c) for m, (g, c) in rows.items()}
+    choices[n] = RowChoice((Option(game, swapped, 0.999), Option(game, cells, 0.001)), True, False, 2)
+    misread = dict(rows)
+    misread[n] = (game, swapped)
+    totals = totals_of(rules, rows)
+    for k in (0, 2):  # each total as written, and far below it the sum of the misread rows
+        for j in (0, 2):
+            have = abs(sum(c[j] for g, c in misread.values() if k == 2 or rules.stage_of(g) == k))
+            totals[k][j] = [*totals[k][j], Reading(have, -13.5)]
+    check = check_totals(rules, choices, totals)
+    assert not check.agree and check.suspects == (n,)
+    assert check.adds_up(rules, list(rows.values())) and not check.adds_up(rules, list(misread.values()))
+    for k in (0, 2):  # as likely as PLAUSIBLE_TOTAL, such a reading counts: the reader gave it its chance
+        for j in (0, 2):
+            totals[k][j] = [Reading(r.value, PLAUSIBLE_TOTAL) if r.score == -13.5 else r for r in totals[k][j]]
+    assert check_totals(rules, choices, totals).agree
+
+
 def test_a_game_read_twice_where_it_is_played_once_goes_by_the_other_readings_of_the_whole_sheet():
     """ordered, all 14 deals read: Кинг twice, Мальчики never. One of the two rows is Мальчики:
     the one whose other reading is Мальчики (the other's, Две последние, is held by its own row).

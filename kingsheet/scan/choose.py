@@ -483,7 +483,8 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     read = [[{abs(r.value): r.score for r in cell if r.value is not None} for cell in line] for line in totals]
     strong = [[dict(sorted(cell.items(), key=lambda vs: -vs[1])[:STRONG]) for cell in line] for line in read]
     written = [k for k, line in enumerate(read) if any(line)]
-    values = tuple(tuple(frozenset(cell) for cell in line) for line in read)
+    values = tuple(tuple(frozenset(v for v, score in cell.items() if score >= PLAUSIBLE_TOTAL
+                                   or score == max(cell.values())) for cell in line) for line in read)
     if not written:
         return TotalsCheck(choices, False, True)
     if len(choices) != len(rules.slots) or any(not c.options for c in choices.values()):
@@ -523,6 +524,12 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
 #: One total that does not add up is taken for a misread total: a misread row changes at least two
 #: cells (its sum is fixed), so it breaks at least two totals.
 TOLERATED = 1
+#: For the rows to add up to a total, the total must be read so at least this likely (or be the cell's
+#: likeliest reading). The reader keeps many readings of a total (30): a long number has some reading
+#: near almost any sum, and one at e^-13 once "agreed" with a row misread 1 ↔ 7 both ways (−10 and −72
+#: read −70 and −12, the row's sum kept): a pen-model validation sheet (tools/scan/validate.py --pen,
+#: seed 19803) passed that row sure and wrong with its ИТОГО lines filled in.
+PLAUSIBLE_TOTAL = math.log(0.01)
 #: To settle rows, every total must be one of its cell's few likeliest readings (a total matched
 #: only by a far-fetched reading is chance) ...
 STRONG = 3
