@@ -11,8 +11,8 @@ draws the curve with a width of its own (a ball-point's or a gel pen's), darker 
 
 Writers are numbered; WRITER_SPLITS keeps them apart by use, as the fonts are kept apart by
 writer: the training writers teach, the validation writers choose, and the held-out writers only
-ever fill the bench's photos. The shipped network (kingsheet/scan/MODEL.md) has not yet learnt from
-any of them: the bench's figures on this hand are on writers the reader never met.
+ever fill the bench's photos. The shipped network (kingsheet/scan/MODEL.md) learnt from the training
+writers; the bench's figures on this hand are on writers the reader never met.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ perspective, blur, JPEG, the straightening and the cell's cut.
 
 ``--pen SHARE``: that share of the sheets written by the pen model's writers (tools/scan/pen.py), of
 its ``train`` split (``--pen-split validate`` for a set that checks, as photo-check.npz does); the
-shipped weights were made without (kingsheet/scan/MODEL.md).
+shipped weights' third tune took 0.3 of each (kingsheet/scan/MODEL.md).
 
 A cell whose ink falls into exactly as many pieces as digits were written gives its pieces, a
 digit each, in order. Digits written touching (one piece) give the cut of them that the current
