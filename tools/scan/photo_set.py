@@ -49,7 +49,7 @@ def hands(pen: float = 0.0, pen_split: str = "train") -> list[Any]:
 
         if pen_split not in ("train", "validate"):
             raise SystemExit(f"--pen-split {pen_split}: train or validate (the held-out writers only fill the bench)")
-        many = max(1, round(len(out) * pen / (1 - pen))) if pen < 1 else len(out)
+        many = max(1, round(len(out) * pen / (1 - pen)) if pen < 1 else len(out))
         writers = WRITER_SPLITS[pen_split]  # every writer of the split: each hand a group, a number each
         out = ([] if pen >= 1 else out) + [PenHand(f"pen-{pen_split}-{k}", list(writers[k::many])) for k in range(many)]
     return out
