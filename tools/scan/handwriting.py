@@ -251,7 +251,10 @@ def scanned_digit(im: np.ndarray, rng: random.Random) -> np.ndarray:
 
 def sklearn_digits() -> tuple[np.ndarray, np.ndarray]:
     """scikit-learn's 8×8 digits as dark ink on white, 32×32."""
-    from sklearn.datasets import load_digits
+    try:
+        from sklearn.datasets import load_digits
+    except ImportError:
+        raise SystemExit("scikit-learn's digits are part of the training data: pip install scikit-learn") from None
 
     data = load_digits()
     out = []
