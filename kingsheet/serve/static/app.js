@@ -160,7 +160,7 @@ function render() {
     return;
   }
   $("title").textContent = S.title;
-  $("error").hidden = true;
+  showTold();
   renderSheet();
   renderForm();
 }
@@ -311,12 +311,21 @@ function buildInputs(t) {
     label.append(input);
     extras.append(label);
   }
-  $("error").hidden = true;
+  showTold();
+}
+
+// A save refused because the sheet changed meanwhile (409): its sentence stays on this phone until the
+// person acts again, not wiped by the live stream's redraw a moment later (the other phone's deal).
+let told = "";
+function showTold() {
+  $("error").hidden = !told;
+  if (told) $("error").textContent = told;
 }
 
 function resetForm() { formFor = null; editing = null; mode = "points"; }
 
 function startEdit(number) {
+  told = "";
   editing = number;
   formFor = null;
   mode = "points";
@@ -347,6 +356,7 @@ function collect() {
 
 async function submit(ev) {
   ev.preventDefault();
+  told = "";
   const {body} = collect();
   $("save").disabled = true;
   try {
@@ -359,7 +369,7 @@ async function submit(ev) {
     }
     $("error").hidden = false;
     $("error").textContent = data.error;
-    if (status === 409) { resetForm(); await load(); $("error").hidden = false; $("error").textContent = data.error; }
+    if (status === 409) { told = data.error; resetForm(); await load(); }
   } finally {
     $("save").disabled = false;
   }
@@ -788,7 +798,7 @@ function listen() {
 
 document.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => show(b.dataset.view));
-  $("lang").addEventListener("click", () => { lang = lang === "ru" ? "en" : "ru"; localStorage.setItem("kingsheet-lang", lang); formFor = null; notice(""); $("error").hidden = true; load(); if (view === "new") loadRules(); });
+  $("lang").addEventListener("click", () => { lang = lang === "ru" ? "en" : "ru"; localStorage.setItem("kingsheet-lang", lang); formFor = null; notice(""); told = ""; $("error").hidden = true; load(); if (view === "new") loadRules(); });
   $("deal").addEventListener("submit", submit);
   $("game").addEventListener("change", () => { buildInputs(target()); renderForm(); });
   $("mode-points").addEventListener("click", () => { mode = "points"; buildInputs(target()); renderForm(); });
