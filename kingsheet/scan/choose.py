@@ -483,8 +483,7 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     read = [[{abs(r.value): r.score for r in cell if r.value is not None} for cell in line] for line in totals]
     strong = [[dict(sorted(cell.items(), key=lambda vs: -vs[1])[:STRONG]) for cell in line] for line in read]
     written = [k for k, line in enumerate(read) if any(line)]
-    values = tuple(tuple(frozenset(v for v, score in cell.items() if score >= PLAUSIBLE_TOTAL
-                                   or score == max(cell.values())) for cell in line) for line in read)
+    values = tuple(tuple(_plausible(cell) for cell in line) for line in read)
     if not written:
         return TotalsCheck(choices, False, True)
     if len(choices) != len(rules.slots) or any(not c.options for c in choices.values()):
@@ -530,6 +529,14 @@ TOLERATED = 1
 #: read −70 and −12, the row's sum kept): a pen-model validation sheet (tools/scan/validate.py --pen,
 #: seed 19803) passed that row sure and wrong with its ИТОГО lines filled in.
 PLAUSIBLE_TOTAL = math.log(0.01)
+
+
+def _plausible(total: dict[int, float]) -> frozenset[int]:
+    """The values a total may be taken for in the rows' agreement with it (PLAUSIBLE_TOTAL)."""
+    floor = min(PLAUSIBLE_TOTAL, max(total.values(), default=0.0))
+    return frozenset(v for v, score in total.items() if score >= floor)
+
+
 #: To settle rows, every total must be one of its cell's few likeliest readings (a total matched
 #: only by a far-fetched reading is chance) ...
 STRONG = 3

@@ -13,6 +13,9 @@ let mode = "points";     // or "taken" (what each took, for games that count sev
 let editing = null;      // the number of the deal being corrected, or null for the next deal
 let formFor = null;      // the deal number the form was filled for: another phone may take it
 let source = null;       // the live stream
+// A save refused because the sheet changed meanwhile (409): its sentence stays on this phone until the
+// person acts again, not wiped by the live stream's redraw a moment later (the other phone's deal).
+let told = "";
 // The token came in the printed address; it goes out in a header, never in a cookie (a cookie
 // reaches every port of the host). Only the stream and the downloads, which cannot add a header,
 // carry it in the address.
@@ -314,9 +317,6 @@ function buildInputs(t) {
   showTold();
 }
 
-// A save refused because the sheet changed meanwhile (409): its sentence stays on this phone until the
-// person acts again, not wiped by the live stream's redraw a moment later (the other phone's deal).
-let told = "";
 function showTold() {
   $("error").hidden = !told;
   if (told) $("error").textContent = told;
