@@ -104,7 +104,10 @@ def digits(count: int, first: int, out: Path, kind: str) -> None:
 
 def main() -> None:
     args = sys.argv[1:]
-    kind = "fonts" if "--fonts" in args else "pen" if "--pen" in args else "mnist"
+    kinds = [a[2:] for a in args if a in ("--fonts", "--pen")]
+    if len(kinds) > 1:
+        sys.exit("--fonts and --pen are two validation sets: give one of them (or neither, for MNIST).")
+    kind = kinds[0] if kinds else "mnist"
     args = [a for a in args if a not in ("--fonts", "--pen")]
     if args[:1] == ["--digits"] and len(args) == 4:
         digits(int(args[1]), int(args[2]), Path(args[3]), kind)
