@@ -1089,6 +1089,26 @@ def test_a_minus_touching_a_1_a_7_or_a_4_is_not_a_number_crossed_out():
         assert crossed_out(np.asarray(cell)) is None, text
 
 
+def test_a_wide_digit_with_a_straight_stroke_is_not_a_number_crossed_out(monkeypatch):
+    """A single digit written wide (an 8 here; a flat 0, 2, 5 or 6 of MNIST's validation writers put four
+    of 60 sheets to confirm) may have a stroke straight enough to look like a rule through it: the network
+    reads it as one digit, surely, and a number ruled through it does not (digits.ONE_DIGIT)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from kingsheet.scan import digits
+
+    glyph = Image.new("L", (120, 90), 240)
+    ImageDraw.Draw(glyph).text((10, 5), "8", font=ImageFont.truetype(str(FONT), 60), fill=20)
+    cell = Image.new("L", (300, 90), 240)
+    ImageDraw.Draw(cell).text((10, 10), "4", font=ImageFont.truetype(str(FONT), 56), fill=20)
+    cell.paste(glyph.resize((204, 90)), (50, 0))
+    wide = np.asarray(cell)
+    assert digits.crossed_out(wide) is None
+    assert digits.readings(wide)[0].value == 48
+    monkeypatch.setattr(digits, "_one_digit", lambda *_: False)  # the shape alone would take it for struck
+    assert digits.crossed_out(wide) is not None
+
+
 def test_a_row_with_a_number_crossed_out_is_read_and_asked_about(tmp_path):
     """synth's crossed habit: a wrong number ruled through and the right one beside or above it.
     Each row where the reader finds one is read as the new number, and asked about all the same."""
@@ -1275,3 +1295,31 @@ def test_the_training_photos_draw_every_training_writer_of_the_pen_model_and_no_
     assert all(isinstance(h, FontHand) for h in photo_set.hands())
     with pytest.raises(SystemExit, match="held-out"):
         photo_set.hands(0.3, "held_out")
+
+
+def test_the_rule_through_a_number_crossed_out_is_drawn_as_wide_as_the_writing(monkeypatch):
+    """synth.cross_out rules a number through with the writer's own pen (people do), not a hairline
+    of the cell's height: under a broad pen's digits such a hairline was often lost in the photo."""
+    import random
+
+    import synth
+    from pen import WRITER_SPLITS, PenHand
+    from PIL import Image, ImageDraw
+
+    bar = np.zeros((40, 100), bool)
+    bar[10:16, 5:95] = True
+    assert 5.0 < synth.stroke_width(bar) < 7.0
+    yy, xx = np.mgrid[:60, :60]
+    ring = (np.hypot(yy - 30, xx - 30) < 25) & (np.hypot(yy - 30, xx - 30) >= 16)
+    assert 7.5 < synth.stroke_width(ring) < 10.5
+    measured, drawn = [], []
+    width_of = synth.stroke_width
+    monkeypatch.setattr(synth, "stroke_width", lambda ink: measured.append((width_of(ink), len(drawn))) or measured[-1][0])
+    line = ImageDraw.ImageDraw.line
+    monkeypatch.setattr(ImageDraw.ImageDraw, "line",
+                        lambda self, xy, fill=None, width=0, joint=None: drawn.append(width) or line(self, xy, fill, width))
+    for seed, writer in enumerate(WRITER_SPLITS["held_out"][:6]):
+        page = Image.new("L", (500, 130), 255)
+        synth.cross_out(page, PenHand("held out", [writer]), [10.0, 10.0, 490.0, 120.0], "16", random.Random(seed), ink=20)
+        width, at = measured[-1]  # the rule: the first line drawn once the number's strokes are measured
+        assert 0.6 * width - 1 <= drawn[at] <= width + 1 and drawn[at] >= 2

@@ -231,16 +231,30 @@ def cross_out(page: Image.Image, writer: FontHand | DigitsHand, box: list[float]
     region = tuple(int(v) for v in old_box)
     before = np.asarray(page.crop(region), np.int16)
     writer.write(page, old_box, wrong, rng, ink=ink)
-    changed = np.nonzero(np.abs(np.asarray(page.crop(region), np.int16) - before) > 30)
+    wrote = np.abs(np.asarray(page.crop(region), np.int16) - before) > 30
+    changed = np.nonzero(wrote)
     if len(changed[0]):
         top, bottom = region[1] + changed[0].min(), region[1] + changed[0].max()
         left, right = region[0] + changed[1].min(), region[0] + changed[1].max()
         mid, tilt = (top + bottom) / 2 + rng.uniform(-0.1, 0.1) * (bottom - top), rng.uniform(-0.2, 0.2) * (bottom - top)
         reach = rng.uniform(0.05, 0.2) * (bottom - top)
         ImageDraw.Draw(page).line([(left - reach, mid + tilt), (right + reach, mid - tilt)], fill=ink,
-                                  width=max(2, round(h * rng.uniform(0.03, 0.05))))
+                                  width=max(2, round(stroke_width(wrote) * rng.uniform(0.6, 1.0))))
     writer.write(page, new_box, text, rng, ink=ink)
     return wrong
+
+
+def stroke_width(ink: np.ndarray) -> float:
+    """About how wide the strokes of a mask of ink are: twice its area over its outline (a stroke's
+    outline runs along both its sides). The rule through a number crossed out is drawn with the same
+    pen, not a hairline."""
+    inner = ink.copy()
+    inner[1:] &= ink[:-1]
+    inner[:-1] &= ink[1:]
+    inner[:, 1:] &= ink[:, :-1]
+    inner[:, :-1] &= ink[:, 1:]
+    outline = int((ink & ~inner).sum())
+    return 2.0 * float(ink.sum()) / outline if outline else 1.0
 
 
 def _in_colour(printed: Image.Image, ink: Image.Image, pen: Pen, rng: random.Random) -> Image.Image:

@@ -9,12 +9,16 @@ chosen on.
     python tools/scan/validate.py --digits SHEETS FIRST_SEED OUT.npz     # the digits of such photos
     python tools/scan/validate.py --fonts …                               # either, by FRESH_FONTS
     python tools/scan/validate.py --pen …                                 # either, by the pen model's
+    python tools/scan/validate.py --crossed 0.05 …                        # sheets with numbers crossed out
 
 ``--fonts`` writes with the five Debian fonts of handwriting.FRESH_FONTS instead (sheet k by font
 k mod 5): fonts the bench read as unseen until one of them was looked at closely, now a second
 validation set, of fonts, beside MNIST's writers. ``--pen`` writes with the pen model's validation
 writers (tools/scan/pen.py: WRITER_SPLITS["validate"], sheet k by writer k mod 400), never its
 training or held-out ones.
+
+``--crossed SHARE`` crosses out that share of the numbers and writes the right one beside or above
+(synth.cross_out, the bench's ``--scan-crossed``), to choose how such cells are read.
 
 ``--rows`` keeps each sheet's rows as read beside what was written (JSON lines), to see what went
 wrong. ``--digits`` cuts the digits of such photos as tools/scan/photo_set.py does the training
@@ -62,11 +66,11 @@ def _init(kind: str) -> None:
     _HAND[:] = [DigitsHand("mnist-t10k-validation", images, labels)]
 
 
-def _sheet(job: tuple[int, int, str]) -> tuple[Any, dict[str, Any]]:
+def _sheet(job: tuple[int, int, str, float]) -> tuple[Any, dict[str, Any]]:
     from bench import _ScanTally
 
-    k, seed, name = job
-    tally = _ScanTally(name)
+    k, seed, name, crossed = job
+    tally = _ScanTally(name, crossed=crossed)
     return tally, tally.photo(_HAND[k % len(_HAND)], k, seed)
 
 
@@ -78,13 +82,14 @@ def _digits(seed: int) -> tuple[list[np.ndarray], list[int]]:
     return xs, ys
 
 
-def sheets(count: int, first: int, rows: Path | None, kind: str) -> None:
+def sheets(count: int, first: int, rows: Path | None, kind: str, crossed: float = 0.0) -> None:
     from bench import _ScanTally
 
-    total = _ScanTally(NAMES[kind])
+    total = _ScanTally(NAMES[kind], crossed=crossed)
     with Pool(2, initializer=_init, initargs=(kind,)) as pool, \
             (rows.open("w", encoding="utf-8") if rows else io.StringIO()) as out:
-        for tally, detail in pool.imap_unordered(_sheet, [(k, first + k, NAMES[kind]) for k in range(count)]):
+        for tally, detail in pool.imap_unordered(_sheet, [(k, first + k, NAMES[kind], crossed)
+                                                                  for k in range(count)]):
             total.add(tally)
             out.write(json.dumps(detail, ensure_ascii=False) + "\n")
             out.flush()
@@ -109,10 +114,18 @@ def main() -> None:
         sys.exit("--fonts and --pen are two validation sets: give one of them (or neither, for MNIST).")
     kind = kinds[0] if kinds else "mnist"
     args = [a for a in args if a not in ("--fonts", "--pen")]
+    crossed = 0.0
+    if "--crossed" in args:
+        at = args.index("--crossed")
+        try:
+            crossed = float(args[at + 1])
+        except (IndexError, ValueError):
+            sys.exit("--crossed takes the share of numbers crossed out, such as 0.05")
+        del args[at:at + 2]
     if args[:1] == ["--digits"] and len(args) == 4:
         digits(int(args[1]), int(args[2]), Path(args[3]), kind)
     elif len(args) in (2, 4) and (len(args) == 2 or args[2] == "--rows"):
-        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None, kind)
+        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None, kind, crossed)
     else:
         sys.exit(__doc__)
 
