@@ -85,6 +85,10 @@ STRUCK_COST = 2 * SPLIT_COST
 #: of its height), crosses it out. A 7's bar is at its top, a 2's foot at its bottom, a 4's bar is
 #: short, and a minus sign alone is no piece (too flat); a number crossed out is ruled through.
 STRUCK_LINE = 0.85
+#: A piece at least STRUCK_WIDE times as wide as tall may be a number ruled through (unless the network
+#: reads it surely as one digit); one at least STRUCK_ONE times, a digit ruled through past both its ends.
+STRUCK_WIDE = 1.2
+STRUCK_ONE = 0.8
 STRUCK_ANGLE = 30.0
 STRUCK_BAND = (0.3, 0.75)
 
@@ -102,17 +106,19 @@ def crossed_out(cell: np.ndarray) -> np.ndarray | None:
     struck: set[int] = set()
     for x0, y0, x1, y1, ids in boxes:
         bw, bh = x1 - x0, y1 - y0
-        if bh < 0.25 * h or bw < 1.2 * bh or (x0 == 0 and x1 >= w):
+        if bh < 0.25 * h or bw < STRUCK_ONE * bh or (x0 == 0 and x1 >= w):
             continue
         ink = np.isin(labels[y0:y1, x0:x1], list(ids)).astype(np.uint8) * 255
         lines = cv2.HoughLinesP(ink, 1, np.pi / 180, threshold=max(10, bw // 2),
                                 minLineLength=int(STRUCK_LINE * bw), maxLineGap=3)
         for lx0, ly0, lx1, ly1 in ([] if lines is None else lines.reshape(-1, 4).tolist()):
             angle = abs(math.degrees(math.atan2(ly1 - ly0, lx1 - lx0)))
-            if min(angle, 180 - angle) < STRUCK_ANGLE and STRUCK_BAND[0] < (ly0 + ly1) / 2 / bh < STRUCK_BAND[1] \
-                    and _through_digits(ink > 0, (int(lx0), int(ly0), int(lx1), int(ly1)), max(3, round(0.12 * bh))):
-                if not _one_digit(cell, ink > 0, x0, y0):
-                    struck |= ids
+            if min(angle, 180 - angle) >= STRUCK_ANGLE or not STRUCK_BAND[0] < (ly0 + ly1) / 2 / bh < STRUCK_BAND[1]:
+                continue
+            line, thick = (int(lx0), int(ly0), int(lx1), int(ly1)), max(3, round(0.12 * bh))
+            if _ruled_past(ink > 0, line, thick) or (bw >= STRUCK_WIDE * bh and _through_digits(ink > 0, line, thick)
+                                                     and not _one_digit(cell, ink > 0, x0, y0)):
+                struck |= ids
                 break
     rest = [b for b in boxes if not b[4] & struck and b[3] - b[1] >= 0.25 * h]
     return np.isin(labels, list(struck)) if struck and rest else None
@@ -136,6 +142,28 @@ def _through_digits(ink: np.ndarray, line: tuple[int, int, int, int], thick: int
 
 #: The share of each half of a stroke along which a number crossed out has ink off the stroke.
 STRUCK_ACROSS = 0.3
+
+
+def _ruled_past(ink: np.ndarray, line: tuple[int, int, int, int], thick: int) -> bool:
+    """Whether a straight stroke runs on past the rest of a piece's ink at both ends, each by at least
+    RULED_PAST of the piece's height: a rule through a number, drawn from before it to beyond it (a
+    digit's own straight stroke turns into the rest of the digit at one end at least)."""
+    x0, y0, x1, y1 = line if line[0] <= line[2] else (line[2], line[3], line[0], line[1])
+    h, w = ink.shape
+    rows, cols = np.arange(h)[:, None], np.arange(w)[None, :]
+    at = y0 + (y1 - y0) * (cols - x0) / max(1, x1 - x0)
+    off = ink & (np.abs(rows - at) > thick)  # the ink off the stroke: the digits it crosses
+    xs = np.nonzero(off.any(axis=0))[0]
+    past = max(2.0, RULED_PAST * h)
+    if len(xs) == 0 or xs.min() - x0 < past or x1 - xs.max() < past:
+        return False
+    span = slice(int(xs.min()), int(xs.max()) + 1)  # and through them: ink above it and below it
+    return bool(((off & (rows < at))[:, span].any(axis=0) & (off & (rows > at))[:, span].any(axis=0)).mean()
+                >= STRUCK_ACROSS)
+
+
+#: How far a rule runs past the number it crosses out, at each end, at least (of the piece's height).
+RULED_PAST = 0.1
 
 
 def _one_digit(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> bool:

@@ -216,13 +216,21 @@ def folded(page: Image.Image, rng: random.Random) -> Image.Image:
     return Image.fromarray(np.clip(out, 0, 255).astype(np.uint8), page.mode)
 
 
+#: The share of numbers crossed out that are one digit (a −8 made −4).
+SINGLE = 0.3
+
+
 def cross_out(page: Image.Image, writer: FontHand | DigitsHand, box: list[float], text: str, rng: random.Random,
               ink: int) -> str:
-    """A wrong number (two digits or more) written in the cell, ruled through, and ``text`` written
-    beside it (to its right) or above it, as people correct a number on paper; the wrong number."""
+    """A wrong number written in the cell (one digit in SINGLE of them, else two or three), ruled
+    through, and ``text`` written beside it (to its right) or above it, as people correct a number on
+    paper; the wrong number."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
-    wrong = str(rng.randint(10, 99) if len(text.lstrip("-")) < 3 or rng.random() < 0.5 else rng.randint(100, 199))
+    if rng.random() < SINGLE:
+        wrong = str(rng.randint(1, 9))
+    else:
+        wrong = str(rng.randint(10, 99) if len(text.lstrip("-")) < 3 or rng.random() < 0.5 else rng.randint(100, 199))
     if wrong == text.lstrip("-"):
         wrong = str(int(wrong) + 2)
     above = rng.random() < 0.5
