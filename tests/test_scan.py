@@ -1343,3 +1343,20 @@ def test_the_rule_through_a_number_crossed_out_is_drawn_as_wide_as_the_writing(m
         synth.cross_out(page, PenHand("held out", [writer]), [10.0, 10.0, 490.0, 120.0], "16", random.Random(seed), ink=20)
         width, at = measured[-1]  # the rule: the first line drawn once the number's strokes are measured
         assert 0.6 * width - 1 <= drawn[at] <= width + 1 and drawn[at] >= 2
+
+
+def test_a_grey_pages_quantile_by_counting_its_levels_is_numpys_percentile():
+    """page._quantile (across_lines's paper level, asked of every line down of every row) counts the
+    256 levels instead of sorting: the same number as np.percentile (to the last bit at 0.75, where
+    it is used; a pixel is compared with it less 40, so only an exact level could tell them apart)."""
+    from kingsheet.scan.page import _quantile
+
+    rng = np.random.default_rng(7)
+    for shape in [(1, 1), (1, 7), (545, 32), (40, 3), (9, 9)]:
+        for image in (rng.integers(0, 256, shape, dtype=np.uint8), np.full(shape, 200, np.uint8),
+                      np.where(rng.random(shape) < 0.2, 30, 235).astype(np.uint8)):
+            for q in (0.0, 0.25, 0.5, 0.75, 1.0):  # quarters: exact in binary, so to the last bit
+                assert _quantile(image, q) == float(np.percentile(image, 100 * q)), (shape, q)
+            for q in (0.1, 0.37, 0.999):
+                assert abs(_quantile(image, q) - float(np.percentile(image, 100 * q))) < 1e-9, (shape, q)
+    assert _quantile(np.array([[0.5, 2.5]]), 0.5) == 1.5  # not a grey page: numpy's own

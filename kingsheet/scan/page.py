@@ -307,8 +307,8 @@ def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> bool:
         tall = page[above:below, left:right]  # the line down, over the rows about: handwriting is only here and there
         if tall.shape[0] < 8 or tall.shape[1] < 2 * ACROSS_NEAR + 2 or bottom - top < 8:
             continue
-        paper = float(np.percentile(tall, 75))
-        line = np.nonzero(np.median(tall < paper - 40, axis=0))[0]
+        paper = _quantile(tall, 0.75)
+        line = np.nonzero((tall < paper - 40).sum(axis=0) >= (len(tall) + 1) // 2)[0]  # dark down most of it
         if len(line) == 0 or line.max() - line.min() > 0.8 * PX:
             continue  # no printed line found here: nothing to say
         a, b = int(line.min()), int(line.max())
@@ -323,6 +323,19 @@ def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> bool:
         if int(beside.sum()) >= ACROSS_ROWS:
             return True
     return False
+
+
+def _quantile(image: np.ndarray, q: float) -> float:
+    """np.percentile(image, 100 * q) of a grey page's pixels, by counting each of the 256 levels
+    (five times quicker: across_lines asks it of every line down of every row)."""
+    if image.dtype != np.uint8:
+        return float(np.quantile(image, q))
+    below = np.cumsum(np.bincount(image.ravel(), minlength=256))  # pixels at each level or darker
+    at = q * (image.size - 1)
+    k = int(at)
+    low = int(np.searchsorted(below, k, side="right"))  # the k-th darkest pixel's level
+    high = int(np.searchsorted(below, min(k + 1, image.size - 1), side="right"))
+    return low + (at - k) * (high - low)
 
 
 def page_size(players: int) -> tuple[float, float]:
