@@ -80,7 +80,7 @@ def segmentations(cell: np.ndarray, narrow: bool = False) -> list[Way]:
 
 #: How much less likely a reading of a cell is that takes in a number struck through (a log).
 STRUCK_COST = 2 * SPLIT_COST
-#: A straight stroke through a piece of ink wider than tall (at least 1.2 times), at least this share
+#: A straight stroke through a piece of ink (as wide as STRUCK_WIDE or STRUCK_ONE say), at least this share
 #: of its width long, within STRUCK_ANGLE degrees of level and across its middle (between STRUCK_BAND
 #: of its height), crosses it out. A 7's bar is at its top, a 2's foot at its bottom, a 4's bar is
 #: short, and a minus sign alone is no piece (too flat); a number crossed out is ruled through.
@@ -167,7 +167,7 @@ RULED_PAST = 0.1
 
 
 def _one_digit(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int) -> bool:
-    """Whether the network reads a piece as one digit, sure of it (ONE_DIGIT): a wide 0, 2, 5 or 6
+    """Whether the network reads a piece as one digit, sure of it (ONE_DIGIT): a wide 0, 2, 5, 6 or 8
     whose stroke runs straight for a while is such a piece, a number ruled through is not (the
     network calls it "not one digit", or is unsure)."""
     piece = _ink(cell, mask, x0, y0)

@@ -327,7 +327,7 @@ def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> bool:
 
 def _quantile(image: np.ndarray, q: float) -> float:
     """np.percentile(image, 100 * q) of a grey page's pixels, by counting each of the 256 levels
-    (five times quicker: across_lines asks it of every line down of every row)."""
+    (four times quicker on the strip of a line down: across_lines asks it of each of every row)."""
     if image.dtype != np.uint8:
         return float(np.quantile(image, q))
     below = np.cumsum(np.bincount(image.ravel(), minlength=256))  # pixels at each level or darker
