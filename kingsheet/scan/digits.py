@@ -71,7 +71,11 @@ def segmentations(cell: np.ndarray, narrow: bool = False) -> list[Way]:
     """The ways a cell may divide into digits (_ways); in a cell where a number was crossed out and
     written again (crossed_out), first the ways without the number struck through, then those with
     it, each STRUCK_COST less likely."""
-    struck = crossed_out(cell)
+    return _segmentations(cell, narrow, crossed_out(cell))
+
+
+def _segmentations(cell: np.ndarray, narrow: bool, struck: np.ndarray | None) -> list[Way]:
+    """segmentations, the number struck through (crossed_out) already found."""
     if struck is None:
         return _ways(cell, narrow)
     clean = np.where(struck, np.uint8(np.percentile(cell, 75)), cell).astype(np.uint8)
@@ -586,11 +590,13 @@ def readings(cell: np.ndarray, top: int = 10, per_digit: int = 4, narrow: bool =
     return readings_of([cell], top, per_digit, narrow)[0]
 
 
-def readings_of(cells: Sequence[np.ndarray], top: int = 10, per_digit: int = 4, narrow: bool = False
-                ) -> list[list[Reading]]:
+def readings_of(cells: Sequence[np.ndarray], top: int = 10, per_digit: int = 4, narrow: bool = False,
+                struck: Sequence[np.ndarray | None] | None = None) -> list[list[Reading]]:
     """``readings`` of many cells, their pieces read by the network together (one batch for a page:
-    the network's cost is mostly per call)."""
-    all_ways = [segmentations(cell, narrow) for cell in cells]
+    the network's cost is mostly per call). ``struck``: each cell's crossed_out, when the caller has
+    found them already (the reader marks such rows too)."""
+    masks = [crossed_out(cell) for cell in cells] if struck is None else struck
+    all_ways = [_segmentations(cell, narrow, mask) for cell, mask in zip(cells, masks, strict=True)]
     inputs: dict[int, np.ndarray] = {}  # the ways of a cell share images (the piece whole, the pieces beside a cut)
     order: list[int] = []
     for ways in all_ways:

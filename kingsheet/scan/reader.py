@@ -146,12 +146,13 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     on_photos = [(number, boxes) for number, boxes in sorted(layout.items()) if boxes.page in by_page]
     cut = [cells_of(by_page[boxes.page], [boxes.game, *boxes.cells]) for _number, boxes in on_photos]
     game_cells = [] if fixed else readings_of([c[0] for c in cut], narrow=True)
-    player_cells = readings_of([cell for c in cut for cell in c[1:]])
+    n = rules.players
+    struck = [crossed_out(cell) for c in cut for cell in c[1:]]  # found once: read without them, and marked
+    player_cells = readings_of([cell for c in cut for cell in c[1:]], struck=struck)
     # rows the paper itself marks as to check: a number crossed out and written again, or across a line
     marked = {number: ACROSS for number, boxes in on_photos if across_lines(by_page[boxes.page], boxes.cells)}
-    marked.update({number: CROSSED for (number, _boxes), c in zip(on_photos, cut)
-                   if any(crossed_out(cell) is not None for cell in c[1:])})
-    n = rules.players
+    marked.update({number: CROSSED for k, (number, _boxes) in enumerate(on_photos)
+                   if any(mask is not None for mask in struck[k * n:(k + 1) * n])})
     read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {
         number: ([] if fixed else game_cells[k], player_cells[k * n:(k + 1) * n])
         for k, (number, _boxes) in enumerate(on_photos)}
