@@ -105,13 +105,14 @@ def crossed_out(cell: np.ndarray) -> np.ndarray | None:
     found = _components(cell)
     if found is None:
         return None
-    labels, boxes = found
+    labels, boxes, pale = found
     h, w = cell.shape
     struck: set[int] = set()
+    tall = max((y1 - y0 for _x0, y0, _x1, y1, _ids in boxes), default=0)
     for x0, y0, x1, y1, ids in boxes:
         bw, bh = x1 - x0, y1 - y0
-        if bh < 0.25 * h or bw < STRUCK_ONE * bh or (x0 == 0 and x1 >= w):
-            continue
+        if bh < max(0.25 * h, SHORT * tall) or bw < STRUCK_ONE * bh or (x0 == 0 and x1 >= w):
+            continue  # a number crossed out is as tall as the digits beside it (not a 3's top come apart)
         ink = np.isin(labels[y0:y1, x0:x1], list(ids)).astype(np.uint8) * 255
         lines = cv2.HoughLinesP(ink, 1, np.pi / 180, threshold=max(10, bw // 2),
                                 minLineLength=int(STRUCK_LINE * bw), maxLineGap=3)
@@ -125,7 +126,25 @@ def crossed_out(cell: np.ndarray) -> np.ndarray | None:
                 struck |= ids
                 break
     rest = [b for b in boxes if not b[4] & struck and b[3] - b[1] >= 0.25 * h]
-    return np.isin(labels, list(struck)) if struck and rest else None
+    if not struck or not rest:
+        return None
+    mask = np.isin(labels, list(struck))
+    return None if pale and _joined_by_faint_ink(cell, mask) else mask
+
+
+def _joined_by_faint_ink(cell: np.ndarray, mask: np.ndarray) -> bool:
+    """Whether a piece taken for a number crossed out is digits that only a pale pen's faint ink joins
+    (two digits as tall as it, apart without it: "04" written close in a grey pen, blurred by the
+    photo, whose 4's bar then looks like a rule through them). A rule through a number joins them
+    with clear ink. Asked of a pale cell only."""
+    found = _components(cell, join_faint=False)
+    if found is None:
+        return False
+    labels, boxes, _pale = found
+    ys = np.nonzero(mask.any(axis=1))[0]
+    tall = SHORT * (ys.max() - ys.min() + 1)
+    inside = [b for b in boxes if b[3] - b[1] >= tall and float(mask[labels == min(b[4])].mean()) > 0.5]
+    return len(inside) >= 2
 
 
 def _through_digits(ink: np.ndarray, line: tuple[int, int, int, int], thick: int) -> bool:
@@ -236,7 +255,18 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[Way]:
     found = _pieces(cell)
     if found is None:
         return []
-    labels, pieces, apart = found
+    labels, pieces, apart, pale = found
+    out = _divisions_of(cell, narrow, labels, pieces, apart)
+    # a pale pen's faint ink joins its hairlines to its strokes, and may join digits written close together
+    # too (a grey pen's «158», blurred by the photo, one piece): the cell is divided without it as well
+    unjoined = _pieces(cell, join_faint=False) if pale else None
+    if unjoined is not None and len(unjoined[1]) > len(pieces):
+        out += [way._replace(prior=way.prior - SPLIT_COST) for way in _divisions_of(cell, narrow, *unjoined[:3])]
+    return out
+
+
+def _divisions_of(cell: np.ndarray, narrow: bool, labels: np.ndarray, pieces: list[Piece], apart: list[Piece]
+                  ) -> list[Way]:
     plain = _cut(cell, labels, pieces)
     out = [Way(0.0, plain)]
     if len(apart) > len(pieces):
@@ -451,13 +481,14 @@ FAINT = 12.0
 PALE = 60.0
 
 
-def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | None:
+def _pieces(cell: np.ndarray, join_faint: bool = True) -> tuple[np.ndarray, list[Piece], list[Piece], bool] | None:
     """The cell's ink components (labels) and its digits, left to right: strokes that overlap left
-    to right merged, and (the third) the tall ones kept apart. None: an empty cell."""
-    found = _components(cell)
+    to right merged, and (the third) the tall ones kept apart; whether a pale pen's faint ink joined
+    them (_components). None: an empty cell."""
+    found = _components(cell, join_faint)
     if found is None:
         return None
-    labels, boxes = found
+    labels, boxes, pale = found
     merged: list[Piece] = []
     for b in boxes:  # strokes that overlap in x belong to one digit
         if merged and b[0] < merged[-1][2] - 0.35 * (b[2] - b[0]):
@@ -469,12 +500,13 @@ def _pieces(cell: np.ndarray) -> tuple[np.ndarray, list[Piece], list[Piece]] | N
     apart = [b for b in boxes if b[3] - b[1] >= 0.6 * tall]  # a stroke as tall as a digit may be one
     if not merged:
         return None
-    return labels, merged, apart if len(apart) <= 3 and len(apart) > len(merged) else merged
+    return labels, merged, apart if len(apart) <= 3 and len(apart) > len(merged) else merged, pale
 
 
-def _components(cell: np.ndarray) -> tuple[np.ndarray, list[Piece]] | None:
+def _components(cell: np.ndarray, join_faint: bool = True) -> tuple[np.ndarray, list[Piece], bool] | None:
     """The cell's ink components (labels) and those that may be (part of) a digit, left to right:
-    specks, a minus sign and what is left of the printed lines left out. None: an empty cell."""
+    specks, a minus sign and what is left of the printed lines left out; and whether a pale pen's
+    faint ink was joined to them (PALE; ``join_faint=False``: never). None: an empty cell."""
     import cv2
 
     h, w = cell.shape
@@ -486,7 +518,8 @@ def _components(cell: np.ndarray) -> tuple[np.ndarray, list[Piece]] | None:
     strong = int((cell < paper_level - 40).sum())
     if strong < max(12, cell.size * 0.002):
         return None  # nothing clearly darker than the paper's own grain: an empty cell
-    if paper_level - level < PALE:  # a pale pen (a pencil): its hairlines, fainter ink, join the ink they touch
+    pale = join_faint and paper_level - level < PALE
+    if pale:  # a pale pen (a pencil): its hairlines, fainter ink, join the ink they touch
         faint = paper_level - max(FAINT, (paper_level - level) * 0.5)
         count, joined = cv2.connectedComponents((blur < faint).astype(np.uint8), connectivity=8)
         kept = np.zeros(count, np.uint8)
@@ -506,7 +539,7 @@ def _components(cell: np.ndarray) -> tuple[np.ndarray, list[Piece]] | None:
             continue  # a cell's own side, straight and thin at its edge
         boxes.append((x, y, x + bw, y + bh, frozenset({k})))
     boxes.sort(key=lambda b: b[:4])
-    return labels, boxes
+    return labels, boxes, pale
 
 
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
