@@ -1111,10 +1111,10 @@ def _grey_number(text: str, gap: int, blur: float) -> np.ndarray:
 
 @pytest.mark.parametrize(("text", "gap", "blur"), [("158", 2, 2.8), ("204", 1, 2.8)])
 def test_digits_of_a_grey_pen_joined_by_their_faint_halos_are_read_apart(text, gap, blur):
-    """A total such as 158 or 130 in a grey pen, written close and blurred by the photo: the faint ink
-    that joins a pencil's hairlines to its strokes joined the digits themselves into one or two pieces,
-    read as 58 or 80 (two MNIST validation sheets of 200 had every row to confirm for it, the ИТОГО
-    lines disagreeing). The cell is divided without the faint ink too."""
+    """A total such as 158 or 204 in a grey pen, written close and blurred by the photo: the faint ink
+    that joins a pencil's hairlines to its strokes joined the digits themselves into fewer pieces, read
+    as 58 or 264 before (two MNIST validation sheets of 200 had every row to confirm for it, their ИТОГО
+    lines read so and disagreeing). The cell is divided without the faint ink too."""
     from kingsheet.scan import digits
 
     cell = _grey_number(text, gap, blur)
@@ -1153,6 +1153,7 @@ def test_a_piece_lower_than_the_digits_beside_it_is_not_a_number_crossed_out(mon
     assert digits.crossed_out(pixels) is None
     monkeypatch.setattr(digits, "SHORT", 0.0)  # its height alone tells it: without that, it is struck
     assert digits.crossed_out(pixels) is not None
+
 
 def test_a_minus_touching_a_1_a_7_or_a_4_is_not_a_number_crossed_out():
     from PIL import Image, ImageDraw, ImageFont
