@@ -673,6 +673,8 @@ def test_the_summary_and_the_file_say_what_each_row_and_the_totals_came_to():
     assert said["disagree"].startswith("✗ the totals written on the sheet do not add up")
     assert said["suspect"].endswith("row 2 read otherwise would make them add up")
     assert summary(replace(sheet, totals=replace(check, written=False)))[-1] == lines[-1]
+    assert summary(replace(sheet, totals=replace(check, unread=2)))[-2:] == [
+        said["agree"], "· 2 totals written on the sheet could not be read and were not checked; look at them on the paper"]
 
 
 def test_a_row_typed_at_the_terminal_that_is_not_a_row_is_asked_again(tmp_path):

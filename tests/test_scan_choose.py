@@ -757,3 +757,28 @@ def test_a_sheet_in_doubt_as_a_whole_passes_no_row_unasked():
     assert not doubt_sheet({n: unsure if n <= 2 else sure for n in range(1, 11)}, True)[10].sure
     # a sheet of 56 asks about its 8 unsure rows only, not about its 48 others
     assert doubt_sheet({n: unsure if n <= 8 else sure for n in range(1, 57)}, True)[56].sure
+
+
+def test_totals_the_reader_could_not_read_say_nothing_but_a_row_misread_still_breaks_the_others():
+    """Two totals read at a few per cent (a −102 whose digits ran together): they say nothing, as empty
+    ones, and the rows as read add up to the rest (before, two totals "disagreed" and every row of a
+    right sheet was put to confirm). A row misread still breaks the totals that were read."""
+    from kingsheet.scan.choose import check_totals
+
+    rules = load_rules("blank-4")
+    rows = a_game("blank-4", 6)
+    totals = totals_of(rules, rows)
+    for k, j in ((0, 0), (2, 1)):  # not read: the readings kept carry 5 % together
+        totals[k][j] = [Reading(7, math.log(0.03)), Reading(17, math.log(0.02))]
+    choices = {n: sure(g, c) for n, (g, c) in rows.items()}
+    check = check_totals(rules, choices, totals)
+    assert check.written and check.agree and check.unread == 2
+    wrong = dict(rows)
+    n = next(n for n, (_g, c) in rows.items() if c[2:] != tuple(reversed(c[2:])))
+    wrong[n] = (rows[n][0], (*rows[n][1][:2], *reversed(rows[n][1][2:])))  # players 3 and 4 swapped
+    check = check_totals(rules, {m: sure(g, c) for m, (g, c) in wrong.items()}, totals)
+    assert check.written and not check.agree
+    unread = totals_of(rules, rows)
+    unread[0][0] = [Reading(7, math.log(0.3)), Reading(17, math.log(0.3))]  # 60 %: read, and wrong
+    unread[2][1] = [Reading(7, math.log(0.6))]
+    assert not check_totals(rules, choices, unread).agree
