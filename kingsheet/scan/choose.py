@@ -484,8 +484,10 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     read = [[{abs(r.value): r.score for r in cell if r.value is not None} for cell in line] for line in totals]
     strong = [[dict(sorted(cell.items(), key=lambda vs: -vs[1])[:STRONG]) for cell in line] for line in read]
     written = [k for k, line in enumerate(read) if any(line)]
-    values = tuple(tuple(frozenset() if _unread(cell) else _plausible(cell) for cell in line) for line in read)
-    unread = sum(_unread(cell) for line in read for cell in line)
+    lost = [[_unread(cell) for cell in line] for line in read]
+    values = tuple(tuple(frozenset() if no else _plausible(cell) for cell, no in zip(line, gone))
+                   for line, gone in zip(read, lost))
+    unread = sum(map(sum, lost))
     if not written:
         return TotalsCheck(choices, False, True)
     if len(choices) != len(rules.slots) or any(not c.options for c in choices.values()):
@@ -544,6 +546,7 @@ TOTAL_UNREAD = 0.5
 
 
 def _unread(total: dict[int, float]) -> bool:
+    """Whether a written total was not read at all (TOTAL_UNREAD)."""
     return bool(total) and sum(math.exp(v) for v in total.values()) < TOTAL_UNREAD
 
 

@@ -259,7 +259,7 @@ def summary(sheet: SheetRead) -> list[str]:
                 rows=", ".join(map(str, totals.settled))))
         else:
             lines.append("✓ " + _("the rows add up to the totals written on the sheet"))
-        if totals.unread:  # said nothing, as an empty total: which were not checked
+        if totals.unread:  # they said nothing, as empty totals: how many were not checked
             lines.append("· " + ngettext("{n} total written on the sheet could not be read and was not checked; "
                                          "look at it on the paper", "{n} totals written on the sheet could not be "
                                          "read and were not checked; look at them on the paper",
