@@ -9,13 +9,15 @@ chosen on.
     python tools/scan/validate.py --digits SHEETS FIRST_SEED OUT.npz     # the digits of such photos
     python tools/scan/validate.py --fonts …                               # either, by FRESH_FONTS
     python tools/scan/validate.py --pen …                                 # either, by the pen model's
+    python tools/scan/validate.py --google …                              # either, by VALIDATE_GOOGLE
     python tools/scan/validate.py --crossed 0.05 …                        # sheets with numbers crossed out
 
 ``--fonts`` writes with the five Debian fonts of handwriting.FRESH_FONTS instead (sheet k by font
 k mod 5): fonts the bench read as unseen until one of them was looked at closely, now a second
 validation set, of fonts, beside MNIST's writers. ``--pen`` writes with the pen model's validation
 writers (tools/scan/pen.py: WRITER_SPLITS["validate"], sheet k by writer k mod 400), never its
-training or held-out ones.
+training or held-out ones. ``--google`` writes with the Google handwriting families of
+sources.VALIDATE_GOOGLE (sheet k by family k mod 23): neither GOOGLE's trained nor its held-out ones.
 
 ``--crossed SHARE`` crosses out that share of the numbers and writes the right one beside or above
 (synth.cross_out, the bench's ``--scan-crossed``), to choose how such cells are read.
@@ -42,14 +44,20 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(Path(__file__).resolve().par
 
 NAMES = {"mnist": "MNIST test digits, first half (SD-3 writers: validation)",
          "fonts": "Debian fonts first used 2026-12-02 (FRESH_FONTS: validation)",
-         "pen": "pen model, validation writers (copybook digits drawn as strokes)"}
+         "pen": "pen model, validation writers (copybook digits drawn as strokes)",
+         "google": "Google Fonts handwriting, validation families (VALIDATE_GOOGLE)"}
 _HAND: list[Any] = []
 
 
 def _init(kind: str) -> None:
     from handwriting import FRESH_FONTS, DigitsHand, FontHand, available, install_hint
-    from sources import mnist
+    from sources import VALIDATE_GOOGLE, google_fonts, mnist
 
+    if kind == "google":
+        if len(fonts := google_fonts(VALIDATE_GOOGLE)) < len(VALIDATE_GOOGLE):
+            sys.exit("Some of the validation Google fonts are not fetched: python tools/scan/sources.py")
+        _HAND[:] = [FontHand(f) for f in fonts]
+        return
     if kind == "pen":
         from pen import WRITER_SPLITS, PenHand
 
@@ -109,11 +117,11 @@ def digits(count: int, first: int, out: Path, kind: str) -> None:
 
 def main() -> None:
     args = sys.argv[1:]
-    kinds = [a[2:] for a in args if a in ("--fonts", "--pen")]
+    kinds = [a[2:] for a in args if a in ("--fonts", "--pen", "--google")]
     if len(kinds) > 1:
-        sys.exit("--fonts and --pen are two validation sets: give one of them (or neither, for MNIST).")
+        sys.exit("--fonts, --pen and --google are validation sets: give one of them (or none, for MNIST).")
     kind = kinds[0] if kinds else "mnist"
-    args = [a for a in args if a not in ("--fonts", "--pen")]
+    args = [a for a in args if a not in ("--fonts", "--pen", "--google")]
     crossed = 0.0
     if "--crossed" in args:
         at = args.index("--crossed")
