@@ -444,6 +444,57 @@ def test_a_piece_the_network_calls_not_one_digit_is_read_as_its_cut_first(monkey
     assert digits.readings(pixels)[0].value == 4
 
 
+def test_a_number_is_not_read_with_a_leading_zero_where_another_first_digit_will_do(monkeypatch):
+    """«16» whose 1 (an up-flag hand's) the network reads as 0 at 60 % and as 1 at 30 %: "06" is no
+    number anyone writes, so 16 is read first (LEADING_ZERO), and 6 falls below even 96. The same
+    stroke alone in a cell is still read 0. Without the penalty, 6 is read first."""
+    from PIL import Image, ImageDraw
+
+    import kingsheet.scan.digits as digits
+
+    def read_pieces(inputs: np.ndarray) -> np.ndarray:
+        out = np.full((len(inputs), digits.NOT_ONE + 1), 1e-4)
+        for k, x in enumerate(inputs):
+            if (x.reshape(digits.SIZE, digits.SIZE).max(axis=0) > 0.3).sum() < 12:  # the narrow stroke
+                out[k, [0, 1, 9]] = 0.6, 0.3, 0.09
+            else:
+                out[k, 6] = 0.99
+        return np.log(out)
+
+    monkeypatch.setattr(digits, "_read_pieces", read_pieces)
+    cell = Image.new("L", (200, 70), 240)
+    draw = ImageDraw.Draw(cell)
+    draw.line([(70, 10), (74, 60)], fill=20, width=5)
+    draw.ellipse((110, 12, 146, 60), outline=20, width=5)
+    pixels = np.asarray(cell)
+    read = [r.value for r in digits.readings(pixels)]
+    assert read[0] == 16
+    assert read.index(6) > read.index(96)
+    assert digits.readings(pixels[:, :100])[0].value == 0
+    monkeypatch.setattr(digits, "LEADING_ZERO", 0.0)
+    assert digits.readings(pixels)[0].value == 6
+
+
+def test_a_0_whose_stroke_broke_in_two_is_also_read_as_one_digit(monkeypatch):
+    """A 0 whose stroke broke in two on the paper: two arcs a few pixels apart, two pieces of ink,
+    each read as a digit ("10", "07"). Two neighbours so close, together no wider than a digit, are
+    also read as one (JOIN_GAP, JOIN_WIDE), and 0 is read first; without that, 10 is."""
+    from PIL import Image, ImageDraw
+
+    import kingsheet.scan.digits as digits
+
+    cell = Image.new("L", (200, 70), 240)
+    draw = ImageDraw.Draw(cell)
+    draw.arc((80, 8, 116, 62), 100, 260, fill=20, width=5)  # the left half
+    draw.arc((82, 8, 118, 62), 280, 80, fill=20, width=5)  # the right half, a little apart
+    pixels = np.asarray(cell)
+    found = digits._pieces(pixels)
+    assert found is not None and len(found[1]) == 2
+    assert digits.readings(pixels)[0].value == 0
+    monkeypatch.setattr(digits, "JOIN_GAP", -1e9)
+    assert digits.readings(pixels)[0].value == 10
+
+
 def test_a_short_stroke_beside_a_digit_is_also_read_as_part_of_it_or_as_nothing(monkeypatch):
     """A 4 with a short stray tick beside it (or a 2 whose foot came apart): the short piece is read
     as a digit of its own (41), and also joined to the digit beside it and dropped (SHORT), so 4 is

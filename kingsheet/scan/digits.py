@@ -273,6 +273,8 @@ def _divisions_of(cell: np.ndarray, narrow: bool, labels: np.ndarray, pieces: li
         out.append(Way(-SPLIT_COST, _cut(cell, labels, apart)))
     for way in _without_short(pieces):
         out.append(Way(-SPLIT_COST, _cut(cell, labels, way)))
+    for way in _joined_close(pieces):
+        out.append(Way(-SPLIT_COST, _cut(cell, labels, way)))
     for k, (x0, y0, x1, y1, ids) in enumerate(pieces[:3]):
         w, h = x1 - x0, y1 - y0
         ink = np.isin(labels[y0:y1, x0:x1], list(ids))
@@ -337,6 +339,24 @@ def _without_short(pieces: list[Piece]) -> list[list[Piece]]:
         a = joined[near]
         joined[near] = (min(a[0], x0), min(a[1], y0), max(a[2], x1), max(a[3], y1), a[4] | ids)
     return [joined, kept]
+
+
+def _joined_close(pieces: list[Piece]) -> list[list[Piece]]:
+    """Other ways to take a cell's pieces: each two neighbours nearly touching (JOIN_GAP) and together
+    no wider than one digit (JOIN_WIDE) joined into one, a digit whose stroke broke (a 0 in two arcs)."""
+    out = []
+    for k in range(len(pieces) - 1):
+        a, b = pieces[k], pieces[k + 1]
+        x0, y0, x1, y1 = min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+        if b[0] - a[2] <= JOIN_GAP * (y1 - y0) and x1 - x0 <= JOIN_WIDE * (y1 - y0):
+            out.append([*pieces[:k], (x0, y0, x1, y1, a[4] | b[4]), *pieces[k + 2:]])
+    return out
+
+
+#: Two pieces at most this share of their height apart, together at most JOIN_WIDE times as wide as
+#: tall, may be one digit: a 0 whose stroke broke in two was read as 07 (validation sheet 18034).
+JOIN_GAP = 0.1
+JOIN_WIDE = 1.2
 
 
 #: Where a piece may be cut in two besides its middle (fractions of its width): a 1 written
@@ -654,7 +674,7 @@ def readings_of(cells: Sequence[np.ndarray], top: int = 10, per_digit: int = 4, 
                 prior = max(prior, float(lp[at, NOT_ONE]) + NOT_ONE_CUT)
                 at += 1
             choices = [sorted(((float(r[d]), d) for d in range(10)), reverse=True)[:per_digit] for r in rows]
-            for score, ds in heapq.nlargest(top if k == 0 else 4, _combinations(choices)):
+            for score, ds in heapq.nlargest(top if k == 0 else 4, _combinations(choices, LEADING_ZERO)):
                 value = int("".join(str(d) for d in ds))
                 best[value] = max(best.get(value, -math.inf), score + prior)
         found = [Reading(v, s) for v, s in sorted(best.items(), key=lambda vs: -vs[1])]
@@ -690,8 +710,17 @@ def _read_pieces(inputs: np.ndarray) -> np.ndarray:
 BATCH = 64
 
 
-def _combinations(choices: list[list[tuple[float, int]]]) -> list[tuple[float, tuple[int, ...]]]:
+#: A number of two digits or more written with a leading 0 ("06") is this much less likely: nobody
+#: writes one, but a 1 with an up-flag read as 0 made a King's −16 read −6 (validation sheets 18008,
+#: 18098). Not impossible: a 0 and the digit beside it may still be what the cell holds.
+LEADING_ZERO = -math.log(1000)
+
+
+def _combinations(choices: list[list[tuple[float, int]]], leading_zero: float = 0.0
+                  ) -> list[tuple[float, tuple[int, ...]]]:
+    """Every number the pieces' choices make, with its score; one of two digits or more starting
+    with 0 gets ``leading_zero`` besides."""
     combos: list[tuple[float, tuple[int, ...]]] = [(0.0, ())]
     for options in choices:
         combos = [(s + ls, ds + (d,)) for s, ds in combos for ls, d in options]
-    return combos
+    return [(s + leading_zero, ds) if len(ds) > 1 and ds[0] == 0 else (s, ds) for s, ds in combos]
