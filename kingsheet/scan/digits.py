@@ -334,11 +334,15 @@ def _without_short(pieces: list[Piece]) -> list[list[Piece]]:
     kept = [p for k, p in enumerate(pieces) if k not in short]
     joined = list(kept)
     for k in short:
-        x0, y0, x1, y1, ids = pieces[k]
+        x0, _y0, x1, _y1, _ids = pieces[k]
         near = min(range(len(kept)), key=lambda j: max(kept[j][0] - x1, x0 - kept[j][2], 0))  # noqa: B023
-        a = joined[near]
-        joined[near] = (min(a[0], x0), min(a[1], y0), max(a[2], x1), max(a[3], y1), a[4] | ids)
+        joined[near] = _join(joined[near], pieces[k])
     return [joined, kept]
+
+
+def _join(a: Piece, b: Piece) -> Piece:
+    """One piece of two: the box around both, and both pieces' ink."""
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]), a[4] | b[4]
 
 
 def _joined_close(pieces: list[Piece]) -> list[list[Piece]]:
@@ -347,9 +351,10 @@ def _joined_close(pieces: list[Piece]) -> list[list[Piece]]:
     out = []
     for k in range(len(pieces) - 1):
         a, b = pieces[k], pieces[k + 1]
-        x0, y0, x1, y1 = min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+        both = _join(a, b)
+        x0, y0, x1, y1 = both[:4]
         if b[0] - a[2] <= JOIN_GAP * (y1 - y0) and x1 - x0 <= JOIN_WIDE * (y1 - y0):
-            out.append([*pieces[:k], (x0, y0, x1, y1, a[4] | b[4]), *pieces[k + 2:]])
+            out.append([*pieces[:k], both, *pieces[k + 2:]])
     return out
 
 
