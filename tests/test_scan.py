@@ -1244,6 +1244,40 @@ def test_a_wide_digit_with_a_straight_stroke_is_not_a_number_crossed_out(monkeyp
     assert digits.crossed_out(wide) is not None
 
 
+def test_a_digits_own_stroke_taken_for_a_rule_is_not_asked_about_when_the_rules_read_it_whole():
+    """A 6 whose belly or a 4 whose bar runs straight past the rest may be taken for a digit crossed out
+    (two of 200 MNIST validation sheets: −16 and 14). When the rules chose the cell as its ink reads
+    whole, a number that taking the "struck" digit away cannot give, the row is not asked about; a
+    real correction, read as the new number, still is."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    from kingsheet.scan.choose import Option, RowChoice
+    from kingsheet.scan.digits import crossed_out, read_whole
+    from kingsheet.scan.reader import _read_through
+
+    def chose(value: int, sure: bool = True) -> RowChoice:
+        return RowChoice((Option("king", (-value,), 1.0),), sure, False, 1)
+
+    cell = Image.new("L", (220, 90), 240)
+    draw = ImageDraw.Draw(cell)
+    font = ImageFont.truetype(str(FONT), 48)
+    draw.text((40, 15), "1", font=font, fill=20)
+    x = draw.textbbox((40, 15), "1", font=font)[2] + 6
+    draw.text((x, 15), "6", font=font, fill=20)
+    pixels = np.asarray(cell)
+    six = np.zeros(pixels.shape, bool)
+    six[:, x:] = pixels[:, x:] < 128  # the 6 taken for a digit ruled through
+    whole, without = read_whole(pixels, six)
+    assert 16 in whole and 16 not in without and 1 in without
+    assert _read_through(chose(16), [pixels], [six])
+    assert not _read_through(chose(1), [pixels], [six])  # read as a correction: asked
+    assert not _read_through(chose(16, sure=False), [pixels], [six])
+
+    fixed = _crossed_cell()  # 12 ruled through, 17 beside it
+    struck = crossed_out(fixed)
+    assert struck is not None and not _read_through(chose(17), [fixed], [struck])
+
+
 def test_a_row_with_a_number_crossed_out_is_read_and_asked_about(tmp_path):
     """synth's crossed habit: a wrong number ruled through and the right one beside or above it.
     Each row where the reader finds one is read as the new number, and asked about all the same."""

@@ -97,6 +97,29 @@ def test_a_row_no_reading_of_which_is_possible_is_flagged_not_guessed():
     assert choice.cells is None and not choice.sure
 
 
+def test_a_row_no_reading_of_which_is_possible_is_shown_the_nearest_possible_rows_never_sure():
+    """A King's −16 whose flagged 1 the reader read as 9 and never as 1 (MNIST validation sheet 18098):
+    no reading of the row is possible, so the table is shown the possible rows with a digit read
+    otherwise, likeliest first, and asked."""
+    from kingsheet.scan.choose import MISREAD_DIGIT, nearest_rows
+
+    rules = load_rules("blank-4")
+    players = ("А", "Б", "В", "Г")
+    zero = [Reading(None, -0.01), Reading(8, -5.0)]
+    cands = [zero, zero, zero, [Reading(96, -1.3), Reading(76, -1.6), Reading(26, -2.5)]]
+    choice = choose_row(rules, "king", cands, players, number=5)
+    assert choice.cells is None
+    near = nearest_rows(rules, choice, [Reading(0, 0.0)], ["king"], cands, players, 5)
+    assert near.cells == (0, 0, 0, -16) and not near.sure
+    assert near.options[0].score == pytest.approx(-0.03 - 1.3 + MISREAD_DIGIT)
+    assert near.confidence == 1.0 and near.stretch == pytest.approx(-MISREAD_DIGIT)  # the only one, still asked
+    sure = choose_row(rules, "king", [zero, zero, zero, [Reading(16, -0.1)]], players, number=5)
+    assert nearest_rows(rules, sure, [Reading(0, 0.0)], ["king"], cands, players, 5) is sure  # a possible row: as it was
+    nothing = [[Reading(None, 0.0)], [Reading(None, 0.0)], [Reading(None, 0.0)], [Reading(None, 0.0)]]
+    empty = choose_row(rules, "king", nothing, players, number=5)
+    assert nearest_rows(rules, empty, [Reading(0, 0.0)], ["king"], nothing, players, 5) is empty
+
+
 def test_two_equally_likely_rows_are_flagged_with_the_alternative():
     rules = load_rules("blank-4")
     # −4 −6 −6 0 or −6 −4 −6 0: the reader cannot tell the first two cells apart

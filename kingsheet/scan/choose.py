@@ -220,6 +220,39 @@ def choose_row(rules: Rules, game_id: str, candidates: Sequence[Sequence[Reading
     return choose_game_row(rules, [Reading(0, 0.0)], [game_id], candidates, players, number, budget, wanted)
 
 
+#: A digit misread outright, the right one not among the reader's few readings of it (an MNIST
+#: writer's 1 with a flag read as 9 made a King's −16 read −96, and no reading of the row was
+#: possible: validation sheets 18008, 18098), a log-probability. Only for such a row (nearest_rows).
+MISREAD_DIGIT = math.log(0.001)
+
+
+def _one_digit_otherwise(cell: Sequence[Reading], likeliest: int = 3) -> list[Reading]:
+    """A cell's readings and, for its ``likeliest`` numbers, each with one of its digits any other
+    (MISREAD_DIGIT less likely; never a leading 0)."""
+    out: dict[int | None, float] = {r.value: r.score for r in cell}
+    for r in sorted(cell, key=lambda r: -r.score)[:likeliest]:
+        text, sign = ("", 1) if r.value is None else (str(abs(r.value)), -1 if r.value < 0 else 1)
+        for at in range(len(text)):
+            for digit in "0123456789":
+                other = text[:at] + digit + text[at + 1:]
+                if digit != text[at] and not (len(other) > 1 and other[0] == "0"):
+                    value = sign * int(other)
+                    out[value] = max(out.get(value, -math.inf), r.score + MISREAD_DIGIT)
+    return [Reading(v, score) for v, score in out.items()]
+
+
+def nearest_rows(rules: Rules, choice: RowChoice, game_cell: Sequence[Reading], games: Sequence[str],
+                 candidates: Sequence[Sequence[Reading]], players: tuple[str, ...], number: int) -> RowChoice:
+    """A row none of whose readings the rules accept: the rows they allow with a digit of its cells
+    read otherwise (each MISREAD_DIGIT less likely), likeliest first, so that the table is shown the
+    possible rows nearest to what was read instead of an impossible one. Never sure: the reader did
+    not read them. Any other row is returned as it is."""
+    if choice.options:
+        return choice
+    near = choose_game_row(rules, game_cell, games, [_one_digit_otherwise(c) for c in candidates], players, number)
+    return replace(near, sure=False) if near.options else choice
+
+
 #: How likely the reader is to miss the leading 1 of a game's number (13 read as 3, 11 as 1: a thin
 #: stroke taken for a speck or joined to its neighbour), a log-probability. On photos of ordered
 #: blanks by training hands (60 sheets, seeds 3100000-3100059, as tools/scan/calibrate.py makes

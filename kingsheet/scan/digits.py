@@ -78,8 +78,30 @@ def _segmentations(cell: np.ndarray, narrow: bool, struck: np.ndarray | None) ->
     """segmentations, the number struck through (crossed_out) already found."""
     if struck is None:
         return _ways(cell, narrow)
-    clean = np.where(struck, np.uint8(np.percentile(cell, 75)), cell).astype(np.uint8)
-    return [*_ways(clean, narrow), *(way._replace(prior=way.prior - STRUCK_COST) for way in _ways(cell, narrow))]
+    return [*_ways(_unstruck(cell, struck), narrow),
+            *(way._replace(prior=way.prior - STRUCK_COST) for way in _ways(cell, narrow))]
+
+
+def _unstruck(cell: np.ndarray, struck: np.ndarray) -> np.ndarray:
+    """The cell with the number crossed out (crossed_out's mask) taken away: paper where it was."""
+    return np.where(struck, np.uint8(np.percentile(cell, 75)), cell).astype(np.uint8)
+
+
+def read_whole(cell: np.ndarray, struck: np.ndarray) -> tuple[frozenset[int], frozenset[int]]:
+    """A cell where crossed_out found a number struck through: the numbers its ink may read as whole
+    (the "rule through it" a digit's own stroke), and those it may read as once the struck one is
+    taken away; each at least WHOLE_LIKELY likely."""
+    whole, without = readings_of([cell, _unstruck(cell, struck)], struck=[None, None])
+    return (frozenset(r.value for r in whole if r.value is not None and r.score >= WHOLE_LIKELY),
+            frozenset(r.value for r in without if r.value is not None and r.score >= WITHOUT_STRUCK))
+
+
+#: How likely a cell's reading as a whole must be for a row to be read through a "rule" (read_whole): as
+#: likely as the rules' choice must be by the reader (choose.FLOOR).
+WHOLE_LIKELY = math.log(0.15)
+#: How likely a reading of a cell with its struck number taken away must be to count (read_whole): a
+#: row whose choice it is was read as a correction.
+WITHOUT_STRUCK = math.log(0.01)
 
 
 #: How much less likely a reading of a cell is that takes in a number struck through (a log).

@@ -25,6 +25,7 @@ from kingsheet.scan.choose import (
     check_totals,
     choose_game_row,
     doubt_sheet,
+    nearest_rows,
     settle_mends,
     signed,
     written_sign,
@@ -150,9 +151,9 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     struck = [crossed_out(cell) for c in cut for cell in c[1:]]  # found once: read without them, and marked
     player_cells = readings_of([cell for c in cut for cell in c[1:]], struck=struck)
     # rows the paper itself marks as to check: a number crossed out and written again, or across a line
-    marked = {number: ACROSS for number, boxes in on_photos if across_lines(by_page[boxes.page], boxes.cells)}
-    marked.update({number: CROSSED for k, (number, _boxes) in enumerate(on_photos)
-                   if any(mask is not None for mask in struck[k * n:(k + 1) * n])})
+    across = {number for number, boxes in on_photos if across_lines(by_page[boxes.page], boxes.cells)}
+    crossed = {number: (cut[k][1:], struck[k * n:(k + 1) * n]) for k, (number, _boxes) in enumerate(on_photos)
+               if any(mask is not None for mask in struck[k * n:(k + 1) * n])}
     read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {
         number: ([] if fixed else game_cells[k], player_cells[k * n:(k + 1) * n])
         for k, (number, _boxes) in enumerate(on_photos)}
@@ -163,6 +164,7 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     written = [n for n, (game, cells) in read.items() if not empty([game, *cells] if game else cells)]
     choices: dict[int, RowChoice] = {}
     firsts: dict[int, tuple[str, tuple[int, ...]]] = {}
+    asked: dict[int, tuple[list[Reading], list[str], list[list[Reading]]]] = {}
     for number in sorted(n for n in read if written and n <= max(written)):  # the game stops at its last row
         game_cell, cands = read[number]
         options = [_printed_game(rules, number)] if fixed else games
@@ -172,6 +174,7 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
             # is left to confirm (6 % of omnibus deals, the two readings equally likely)
             cands = [[*(Reading(-r.value, r.score) for r in c if r.value), *c] for c in cands]
         choices[number] = choose_game_row(rules, game_cell, options, cands, players, number=number)
+        asked[number] = game_cell, options, cands
         gid = options[0] if fixed else _first_game(game_cell, games)
         firsts[number] = gid, tuple(signed(rules, gid, max(c, key=lambda r: r.score).value) or 0 for c in cands)
     if not fixed:
@@ -185,9 +188,30 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         choices = totals.choices
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
         choices = settle_mends(choices)
-    choices = ask_marked(ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree)), marked)
+    choices = {n: nearest_rows(rules, c, *asked[n], players, n) for n, c in choices.items()}  # after the count
+    choices = ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree))
+    marked = {**dict.fromkeys(across, ACROSS), **{number: CROSSED for number, (cells, masks) in crossed.items()
+                                                  if not _read_through(choices[number], cells, masks)}}
+    choices = ask_marked(choices, marked)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
     return SheetRead(rules, first or code_of, rows, totals, by_page, layout)
+
+
+def _read_through(choice: RowChoice, cells: Sequence[Any], masks: Sequence[Any]) -> bool:
+    """Whether a row where crossed_out found a number struck through was read, surely, as if nothing
+    were: each such cell as its ink may read whole, a number that taking the struck one away does not
+    give (digits.read_whole). Then the "rule through it" was a digit's own stroke (a 4's
+    bar, a 6's belly), and the row needs no asking; a correction read as one is asked about."""
+    from kingsheet.scan.digits import read_whole
+
+    if not choice.sure or choice.cells is None:
+        return False
+    for cell, mask, value in zip(cells, masks, choice.cells, strict=True):
+        if mask is not None:
+            whole, without = read_whole(cell, mask)
+            if abs(value) not in whole or abs(value) in without:
+                return False
+    return True
 
 
 def _one_photo_a_page(pages: Sequence[int]) -> None:
