@@ -200,8 +200,8 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
 def _read_through(choice: RowChoice, cells: Sequence[Any], masks: Sequence[Any]) -> bool:
     """Whether a row where crossed_out found a number struck through was read, surely, as if nothing
     were: each such cell as its ink may read whole, a number that taking the struck one away does not
-    give (digits.read_whole). Then the "rule through it" was a digit's own stroke (a 4's
-    bar, a 6's belly), and the row needs no asking; a correction read as one is asked about."""
+    give (digits.read_whole). Then the "rule through it" was a digit's own stroke (a 4's bar, a 6's
+    belly), and the row needs no asking; a correction read as one is asked about."""
     from kingsheet.scan.digits import read_whole
 
     if not choice.sure or choice.cells is None:
