@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from kingsheet.scan.choose import Reading
+from kingsheet.scan.choose import FLOOR, Reading
 
 SIZE = 28  # a digit as the network sees it: SIZE × SIZE, the ink fitted in a 20-pixel box
 BOX = 20
@@ -90,15 +90,13 @@ def _unstruck(cell: np.ndarray, struck: np.ndarray) -> np.ndarray:
 def read_whole(cell: np.ndarray, struck: np.ndarray) -> tuple[frozenset[int], frozenset[int]]:
     """A cell where crossed_out found a number struck through: the numbers its ink may read as whole
     (the "rule through it" a digit's own stroke), and those it may read as once the struck one is
-    taken away; each at least WHOLE_LIKELY likely."""
+    taken away: each whole reading as likely as a row's choice must be by the reader (choose.FLOOR),
+    each of the others at least WITHOUT_STRUCK."""
     whole, without = readings_of([cell, _unstruck(cell, struck)], struck=[None, None])
-    return (frozenset(r.value for r in whole if r.value is not None and r.score >= WHOLE_LIKELY),
+    return (frozenset(r.value for r in whole if r.value is not None and r.score >= FLOOR),
             frozenset(r.value for r in without if r.value is not None and r.score >= WITHOUT_STRUCK))
 
 
-#: How likely a cell's reading as a whole must be for a row to be read through a "rule" (read_whole): as
-#: likely as the rules' choice must be by the reader (choose.FLOOR).
-WHOLE_LIKELY = math.log(0.15)
 #: How likely a reading of a cell with its struck number taken away must be to count (read_whole): a
 #: row whose choice it is was read as a correction.
 WITHOUT_STRUCK = math.log(0.01)
