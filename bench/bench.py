@@ -543,7 +543,7 @@ class _ScanTally:
     TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56")
 
     KEYS = ("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged", "flagged",
-            "clean_totals", "clean_bare", "sheets")
+            "clean_totals", "clean_bare", "misread_totals", "clean_misread", "sheets")
 
     def __init__(self, name: str, pen: str | None = None, templates: tuple[str, ...] = TEMPLATES,
                  crossed: float = 0.0, habits: dict[str, float] | None = None) -> None:
@@ -602,6 +602,9 @@ class _ScanTally:
         n["right"] += ok_sheet
         n["clean"] += ok_sheet and not any_flag
         n["clean_totals" if totals else "clean_bare"] += ok_sheet and not any_flag
+        misread = sheet.totals.misread if sheet.totals is not None else 0  # totals no misread row explains
+        n["misread_totals"] += misread > 0
+        n["clean_misread"] += misread > 0 and ok_sheet and not any_flag
         n["unflagged"] += wrong_unflagged
         n["sheets"] = 1
         for into in (self.n, self.by_template[template]):
@@ -609,6 +612,7 @@ class _ScanTally:
                 into[key] += value
         return {"seed": seed, "template": template, "totals": totals, "rows_read": len(sheet.rows),
                 "rows_written": len(truth), "totals_agree": None if sheet.totals is None else sheet.totals.agree,
+                "totals_misread": misread,
                 "clean": bool(n["clean"]), "rows": rows}
 
     def add(self, other: _ScanTally) -> None:
@@ -630,7 +634,9 @@ class _ScanTally:
               f"right {n['right']}/{sheets}, with nothing to confirm {n['clean']}/{sheets} ({n['clean_totals']}/"
               f"{sheets // 2} with the ИТОГО lines filled in, {n['clean_bare']}/{sheets - sheets // 2} without); "
               f"sheets with a wrong row "
-              f"not flagged {n['unflagged']}/{sheets}; {statistics.median(self.times):.2f} s a photo (median)")
+              f"not flagged {n['unflagged']}/{sheets}; totals taken for misread on {n['misread_totals']} "
+              f"sheets ({n['clean_misread']} of them with nothing to confirm); "
+              f"{statistics.median(self.times):.2f} s a photo (median)")
         for template, t in self.by_template.items():
             if t["sheets"]:
                 print(f"  {template}: rows right {t['before'] / t['rows']:.1%} before, {t['after'] / t['rows']:.1%} "
@@ -649,7 +655,7 @@ class _ScanTally:
                     raw = json.loads(line)
                     templates = tuple(raw["by_template"])
                     part = cls(raw["name"], templates=templates)
-                    part.n = {k: raw[k] for k in cls.KEYS}
+                    part.n = {k: raw.get(k, 0) for k in cls.KEYS}  # a run from before a key was kept: 0
                     part.by_template = raw["by_template"]
                     part.times = raw["times"]
                     kinds.setdefault(raw["name"], cls(raw["name"], templates=templates)).add(part)

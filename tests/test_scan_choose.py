@@ -351,9 +351,53 @@ def test_one_total_that_does_not_add_up_is_taken_for_misread_two_are_not():
     one_off = totals_of(rules, rows)
     one_off[2][1] = [Reading(999, 0.0)]
     assert check_totals(rules, choices, one_off).agree
-    two_off = totals_of(rules, rows)
-    two_off[2][1] = two_off[0][3] = [Reading(999, 0.0)]
+    two_off = totals_of(rules, rows)  # as a row misread would: a column's − and all lines off together
+    two_off[2][1] = two_off[0][1] = [Reading(999, 0.0)]
     assert not check_totals(rules, choices, two_off).agree
+
+
+def test_totals_off_each_alone_in_its_column_are_taken_for_misread_and_the_others_still_settle_rows():
+    """A row read otherwise changes its players' columns in its stage's line and in the line of all
+    alike (all = − and +), so a total off alone in its column, the two others read as the rows make
+    them, is a total misread, not a row: two such, in two columns, do not put the sheet in doubt, they
+    are said and not checked, and the totals left still settle the rows the reader was unsure of. With
+    a column's other total read otherwise than its likeliest, or with a row misread, nothing is
+    taken for misread: the totals disagree, as before."""
+    from kingsheet.scan.choose import Option, RowChoice, check_totals
+    from kingsheet.scan.game import recheck_totals, summary
+    from kingsheet.scan.page import Code
+    from kingsheet.scan.reader import RowRead, SheetRead
+
+    rules, rows, _choices = two_rows_read_two_ways()
+    choices = {n: sure(g, c) for n, (g, c) in rows.items()}
+    for n, wrong in ((1, (-6, -4, -6, 0)), (2, (-2, -2, -4, -8))):  # the right reading first, but unsure
+        choices[n] = RowChoice((Option(rows[n][0], rows[n][1], 0.55), Option(rows[n][0], wrong, 0.45)),
+                               False, False, 2)
+    off = totals_of(rules, rows)
+    off[1][0] = [Reading(999, 0.0)]  # the + line of player 1 and the line of all of player 3, each misread
+    off[2][2] = [Reading(888, 0.0), Reading(abs(sum(c[2] for _g, c in rows.values())), math.log(0.001))]
+    check = check_totals(rules, choices, off)
+    assert check.agree and check.misread == 2 and check.settled == (1, 2) and check.suspects == ()
+    assert {n: (c.game, c.cells) for n, c in check.choices.items()} == rows
+    assert all(c.sure for c in check.choices.values())
+    read = tuple(RowRead(n, g, check.choices[n], c) for n, (g, c) in rows.items())
+    sheet = SheetRead(rules, Code("blank-4", {}, 4, False, "ru", "x", 1), read, check)
+    said = summary(sheet)
+    assert any(line.startswith("· 2 totals written on the sheet do not add up with the rows, and no row read "
+                               "otherwise would make them so") for line in said)
+    assert not any(line.startswith("✗") for line in said)
+    assert recheck_totals(sheet, list(rows.values()), complete=True) is None  # said already
+    wrong = dict(rows)
+    wrong[5] = (rows[5][0], tuple(reversed(rows[5][1])))
+    assert rows[5] != wrong[5] and recheck_totals(sheet, list(wrong.values()), complete=True) is False
+
+    surely = {n: sure(g, c) for n, (g, c) in rows.items()}
+    doubtful = totals_of(rules, rows)  # player 3's − total read likeliest otherwise: the column may hide a row
+    doubtful[1][0] = doubtful[2][2] = [Reading(999, 0.0)]
+    doubtful[0][2] = [Reading(777, 0.0), *doubtful[0][2]]
+    assert not check_totals(rules, surely, doubtful).agree
+    misread_row = {**surely, 5: sure(*wrong[5])}  # a row passed as sure, misread, and two totals misread
+    assert not check_totals(rules, misread_row, off).agree
 
 
 def test_a_total_agrees_with_the_rows_only_as_the_reader_could_well_have_read_it():
@@ -803,5 +847,5 @@ def test_totals_the_reader_could_not_read_say_nothing_but_a_row_misread_still_br
     assert check.written and not check.agree
     unread = totals_of(rules, rows)
     unread[0][0] = [Reading(7, math.log(0.3)), Reading(17, math.log(0.3))]  # 60 %: read, and wrong
-    unread[2][1] = [Reading(7, math.log(0.6))]
+    unread[2][0] = [Reading(17, math.log(0.6))]  # in one column, as a row misread would make them
     assert not check_totals(rules, choices, unread).agree

@@ -495,16 +495,46 @@ class TotalsCheck:
     suspects: tuple[int, ...] = ()  # rows whose other reading would make them add up (then unsure)
     checked: bool = True  # False: written, but some row is missing or has no reading the rules allow
     unread: int = 0  # totals written but not read (TOTAL_UNREAD): they say nothing
+    misread: int = 0  # totals read as no misread row could make them (_misread_totals): they say nothing
 
     def adds_up(self, rules: Rules, rows: Sequence[tuple[str, tuple[int, ...]]]) -> bool:
         """Whether these rows (game, cells), e.g. as a person confirmed them, add up to the totals
         (but one, taken for misread)."""
-        missed = 0
-        for k, line in enumerate(self.read):
-            for j, values in enumerate(line):
-                have = sum(cells[j] for game, cells in rows if k == 2 or rules.stage_of(game) == k)
-                missed += bool(values) and abs(have) not in values
+        sums = _line_sums(rules, rows)
+        missed = sum(bool(values) and abs(sums[k][j]) not in values
+                     for k, line in enumerate(self.read) for j, values in enumerate(line))
         return missed <= TOLERATED
+
+
+def _line_sums(rules: Rules, rows: Sequence[tuple[str, tuple[int, ...]]]) -> list[list[int]]:
+    """What the ИТОГО lines add up to by these rows (game, cells): the − stage, the + stage, all."""
+    return [[sum(cells[j] for game, cells in rows if k == 2 or rules.stage_of(game) == k)
+             for j in range(rules.players)] for k in range(3)]
+
+
+def _misread_totals(sums: Sequence[Sequence[int]], read: Sequence[Sequence[dict[int, float]]],
+                    values: Sequence[Sequence[frozenset[int]]]) -> list[tuple[int, int]]:
+    """The totals (line, player) that do not add up with the rows and that no misread row can
+    explain, when every one that does not add up is such; else []. Rows read otherwise change a
+    player's column in the line of their stage and in the line of all alike (all = − and +), so a
+    total off alone in its column, the column's two others read firmly as the rows make them (as the
+    reader's likeliest reading), is a total misread (or added up wrong), not a row: two such totals
+    off in two columns do not make the rows doubtful. A column with two totals off, or with one and
+    another total not read firmly, may be a row misread, and then nothing is taken for misread."""
+    if len(read) != 3:
+        return []
+    off: list[tuple[int, int]] = []
+    for j in range(len(sums[0])):
+        column = [(k, read[k][j], values[k][j]) for k in range(3)]
+        missed = [k for k, _cell, plausible in column if plausible and abs(sums[k][j]) not in plausible]
+        if not missed:
+            continue
+        firm = [k for k, cell, plausible in column
+                if plausible and max(cell, key=cell.__getitem__) == abs(sums[k][j])]
+        if len(missed) != 1 or len(firm) != 2:
+            return []
+        off.append((missed[0], j))
+    return off
 
 
 def check_totals(rules: Rules, choices: dict[int, RowChoice],
@@ -555,6 +585,12 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
                                    needs=choice.needs)
                 suspects.append(n)
                 break
+    if not suspects and (off := _misread_totals(_line_sums(rules, list(final.values())), read, values)):
+        # totals no misread row explains: they say nothing, as unread ones, and the others are weighed again
+        blanked = [[[Reading(None, 0.0)] if (k, j) in off else cell for j, cell in enumerate(line)]
+                   for k, line in enumerate(totals)]
+        again = check_totals(rules, choices, blanked)
+        return replace(again, misread=len(off)) if again.agree else again
     return replace(check, choices=out, agree=False, suspects=tuple(suspects))
 
 

@@ -264,6 +264,13 @@ def summary(sheet: SheetRead) -> list[str]:
                                          "look at it on the paper", "{n} totals written on the sheet could not be "
                                          "read and were not checked; look at them on the paper",
                                          totals.unread).format(n=totals.unread))
+        if totals.misread:  # off alone in their columns: the totals read (or added up) wrong, not a row
+            lines.append("· " + ngettext("{n} total written on the sheet does not add up with the rows, and no row "
+                                         "read otherwise would make it so: taken for misread and not checked; look "
+                                         "at it on the paper", "{n} totals written on the sheet do not add up with "
+                                         "the rows, and no row read otherwise would make them so: taken for misread "
+                                         "and not checked; look at them on the paper",
+                                         totals.misread).format(n=totals.misread))
     return lines
 
 
