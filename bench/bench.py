@@ -602,7 +602,7 @@ class _ScanTally:
         n["right"] += ok_sheet
         n["clean"] += ok_sheet and not any_flag
         n["clean_totals" if totals else "clean_bare"] += ok_sheet and not any_flag
-        misread = sheet.totals.misread if sheet.totals is not None else 0  # totals no misread row explains
+        misread = len(sheet.totals.misread) if sheet.totals is not None else 0  # totals no misread row explains
         n["misread_totals"] += misread > 0
         n["clean_misread"] += misread > 0 and ok_sheet and not any_flag
         n["unflagged"] += wrong_unflagged

@@ -363,6 +363,7 @@ def test_totals_off_each_alone_in_its_column_are_taken_for_misread_and_the_other
     are said and not checked, and the totals left still settle the rows the reader was unsure of. With
     a column's other total read otherwise than its likeliest, or with a row misread, nothing is
     taken for misread: the totals disagree, as before."""
+    from kingsheet.core.i18n import speaking
     from kingsheet.scan.choose import Option, RowChoice, check_totals
     from kingsheet.scan.game import recheck_totals, summary
     from kingsheet.scan.page import Code
@@ -377,14 +378,18 @@ def test_totals_off_each_alone_in_its_column_are_taken_for_misread_and_the_other
     off[1][0] = [Reading(999, 0.0)]  # the + line of player 1 and the line of all of player 3, each misread
     off[2][2] = [Reading(888, 0.0), Reading(abs(sum(c[2] for _g, c in rows.values())), math.log(0.001))]
     check = check_totals(rules, choices, off)
-    assert check.agree and check.misread == 2 and check.settled == (1, 2) and check.suspects == ()
+    assert check.agree and check.misread == ((1, 0), (2, 2)) and check.settled == (1, 2) and check.suspects == ()
     assert {n: (c.game, c.cells) for n, c in check.choices.items()} == rows
     assert all(c.sure for c in check.choices.values())
     read = tuple(RowRead(n, g, check.choices[n], c) for n, (g, c) in rows.items())
     sheet = SheetRead(rules, Code("blank-4", {}, 4, False, "ru", "x", 1), read, check)
     said = summary(sheet)
-    assert any(line.startswith("· 2 totals written on the sheet do not add up with the rows, and no row read "
-                               "otherwise would make them so") for line in said)
+    assert "· 2 totals written on the sheet (TOTAL (+), column 1; TOTAL, column 3) do not add up with the rows, " \
+           "and no row read otherwise would make them so: taken for misread and not checked; look at them on the " \
+           "paper" in said
+    with speaking("ru"):
+        assert any(line.startswith("· 2 итога, записанных на листе (ИТОГО (+), столбец 1; ИТОГО, столбец 3), не "
+                                   "сходятся со строками") for line in summary(sheet))
     assert not any(line.startswith("✗") for line in said)
     assert recheck_totals(sheet, list(rows.values()), complete=True) is None  # said already
     wrong = dict(rows)

@@ -495,7 +495,7 @@ class TotalsCheck:
     suspects: tuple[int, ...] = ()  # rows whose other reading would make them add up (then unsure)
     checked: bool = True  # False: written, but some row is missing or has no reading the rules allow
     unread: int = 0  # totals written but not read (TOTAL_UNREAD): they say nothing
-    misread: int = 0  # totals read as no misread row could make them (_misread_totals): they say nothing
+    misread: tuple[tuple[int, int], ...] = ()  # (line, player) of totals no misread row explains: they say nothing
 
     def adds_up(self, rules: Rules, rows: Sequence[tuple[str, tuple[int, ...]]]) -> bool:
         """Whether these rows (game, cells), e.g. as a person confirmed them, add up to the totals
@@ -590,7 +590,7 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
         blanked = [[[Reading(None, 0.0)] if (k, j) in off else cell for j, cell in enumerate(line)]
                    for k, line in enumerate(totals)]
         again = check_totals(rules, choices, blanked)
-        return replace(again, misread=len(off)) if again.agree else again
+        return replace(again, misread=tuple(off)) if again.agree else again
     return replace(check, choices=out, agree=False, suspects=tuple(suspects))
 
 
