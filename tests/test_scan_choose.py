@@ -600,6 +600,34 @@ def test_a_game_number_whose_leading_1_was_missed_is_still_weighed():
     assert out[last_plus].sure and out[last_plus].changed
 
 
+def test_a_game_number_whose_leading_1_was_read_as_another_digit_is_weighed_as_its_last_digit_says():
+    """ordered: «Две последние (+)» (13) written with a hooked 1 that the reader takes for 7, 9 or 2
+    (73, 93, 23: no game has such a number) and never for 1, and for a faint 3. Thirteen is then as
+    likely as those readings, times MISREAD_ONE, not the faint 3's times DROPPED_ONE, which made the
+    row Мальчики (3): alone the row is already Две последние (+), and the count keeps every row
+    right and sure. A 3 read surely beside a faint 73 stays Мальчики."""
+    from kingsheet.render.pdf import ordered_games
+    from kingsheet.scan.choose import MISREAD_ONE, assign_games, choose_game_row
+
+    rules = load_rules("ordered")
+    games = ordered_games(rules)
+    players = tuple(f"P{i}" for i in range(1, rules.players + 1))
+    rows = a_game("ordered", 5)
+    choices = {}
+    for n, (game, cells) in rows.items():
+        k = games.index(game) + 1
+        cell = ([Reading(73, -1.5), Reading(93, -1.6), Reading(23, -1.9), Reading(3, -7.0)] if game == "last+" else
+                [Reading(3, 0.0), Reading(73, -6.0)] if game == "boys" else [Reading(k, 0.0), Reading(k % 14 + 1, -8.0)])
+        choices[n] = choose_game_row(rules, cell, games, [[Reading(abs(v), 0.0)] for v in cells], players, number=n)
+    last_plus = next(n for n, (g, _c) in rows.items() if g == "last+")
+    boys = next(n for n, (g, _c) in rows.items() if g == "boys")
+    assert dict(choices[last_plus].numbers)["last+"] == pytest.approx(-1.5 + MISREAD_ONE)
+    assert choices[last_plus].game == "last+" and choices[boys].game == "boys"
+    assert dict(choices[boys].numbers)["boys"] > dict(choices[boys].numbers)["last+"]
+    out = assign_games(rules, choices)
+    assert all((out[n].game, out[n].cells) == rows[n] and out[n].sure for n in rows)
+
+
 def test_a_row_no_reading_of_which_is_accepted_takes_a_game_of_the_count_but_no_other_row_is_pushed():
     """ordered, 14 deals: thirteen read as thirteen different games, the last with no reading the
     rules accept. The last may be the fourteenth game (or any): the others keep their games, sure,
