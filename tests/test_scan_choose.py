@@ -575,23 +575,36 @@ def test_a_row_unsure_only_between_games_another_row_holds_far_more_surely_is_su
     assert not assign_games(rules, {2: faint, 6: six})[2].sure
 
 
-def test_a_game_number_whose_leading_1_was_missed_is_still_weighed():
-    """ordered: «Две последние (+)» (13) read as 3 with no other reading, Мальчики (3) read as 3
-    too. Thirteen never read, it would weigh as the floor and the count could rather move some
-    other row's game; a missed leading 1 is a known misreading (DROPPED_ONE), so the row read 3
-    whose cells fit Две последние (+) is it, sure, and every other row keeps its game."""
+def ordered_read(number_cell):
+    """ordered as played (seed 5), each row's cells read surely and its game's number cell read as
+    ``number_cell(game, number)`` gives; the rules, the rows and each row's choice."""
     from kingsheet.render.pdf import ordered_games
-    from kingsheet.scan.choose import DROPPED_ONE, assign_games, choose_game_row
+    from kingsheet.scan.choose import choose_game_row
 
     rules = load_rules("ordered")
     games = ordered_games(rules)
     players = tuple(f"P{i}" for i in range(1, rules.players + 1))
     rows = a_game("ordered", 5)
-    choices = {}
-    for n, (game, cells) in rows.items():
-        k = games.index(game) + 1
-        cell = [Reading(3, 0.0), Reading(8, -9.0)] if game == "last+" else [Reading(k, 0.0), Reading(k % 14 + 1, -8.0)]
-        choices[n] = choose_game_row(rules, cell, games, [[Reading(abs(v), 0.0)] for v in cells], players, number=n)
+    choices = {n: choose_game_row(rules, number_cell(game, games.index(game) + 1), games,
+                                  [[Reading(abs(v), 0.0)] for v in cells], players, number=n)
+               for n, (game, cells) in rows.items()}
+    return rules, rows, choices
+
+
+def plainly(k: int) -> list[Reading]:
+    """A game's number read plainly, another number far less likely."""
+    return [Reading(k, 0.0), Reading(k % 14 + 1, -8.0)]
+
+
+def test_a_game_number_whose_leading_1_was_missed_is_still_weighed():
+    """ordered: «Две последние (+)» (13) read as 3 with no other reading, Мальчики (3) read as 3
+    too. Thirteen never read, it would weigh as the floor and the count could rather move some
+    other row's game; a missed leading 1 is a known misreading (DROPPED_ONE), so the row read 3
+    whose cells fit Две последние (+) is it, sure, and every other row keeps its game."""
+    from kingsheet.scan.choose import DROPPED_ONE, assign_games
+
+    rules, rows, choices = ordered_read(
+        lambda game, k: [Reading(3, 0.0), Reading(8, -9.0)] if game == "last+" else plainly(k))
     last_plus = next(n for n, (g, _c) in rows.items() if g == "last+")
     assert dict(choices[last_plus].numbers)["last+"] == pytest.approx(DROPPED_ONE)
     assert choices[last_plus].game == "boys"  # alone, the row is read as its number says
@@ -606,19 +619,11 @@ def test_a_game_number_whose_leading_1_was_read_as_another_digit_is_weighed_as_i
     likely as those readings, times MISREAD_ONE, not the faint 3's times DROPPED_ONE, which made the
     row Мальчики (3): alone the row is already Две последние (+), and the count keeps every row
     right and sure. A 3 read surely beside a faint 73 stays Мальчики."""
-    from kingsheet.render.pdf import ordered_games
-    from kingsheet.scan.choose import MISREAD_ONE, assign_games, choose_game_row
+    from kingsheet.scan.choose import MISREAD_ONE, assign_games
 
-    rules = load_rules("ordered")
-    games = ordered_games(rules)
-    players = tuple(f"P{i}" for i in range(1, rules.players + 1))
-    rows = a_game("ordered", 5)
-    choices = {}
-    for n, (game, cells) in rows.items():
-        k = games.index(game) + 1
-        cell = ([Reading(73, -1.5), Reading(93, -1.6), Reading(23, -1.9), Reading(3, -7.0)] if game == "last+" else
-                [Reading(3, 0.0), Reading(73, -6.0)] if game == "boys" else [Reading(k, 0.0), Reading(k % 14 + 1, -8.0)])
-        choices[n] = choose_game_row(rules, cell, games, [[Reading(abs(v), 0.0)] for v in cells], players, number=n)
+    hooked = [Reading(73, -1.5), Reading(93, -1.6), Reading(23, -1.9), Reading(3, -7.0)]
+    rules, rows, choices = ordered_read(lambda game, k: hooked if game == "last+" else
+                                        [Reading(3, 0.0), Reading(73, -6.0)] if game == "boys" else plainly(k))
     last_plus = next(n for n, (g, _c) in rows.items() if g == "last+")
     boys = next(n for n, (g, _c) in rows.items() if g == "boys")
     assert dict(choices[last_plus].numbers)["last+"] == pytest.approx(-1.5 + MISREAD_ONE)
