@@ -634,8 +634,8 @@ class _ScanTally:
               f"right {n['right']}/{sheets}, with nothing to confirm {n['clean']}/{sheets} ({n['clean_totals']}/"
               f"{sheets // 2} with the ИТОГО lines filled in, {n['clean_bare']}/{sheets - sheets // 2} without); "
               f"sheets with a wrong row "
-              f"not flagged {n['unflagged']}/{sheets}; totals taken for misread on {n['misread_totals']} "
-              f"sheets ({n['clean_misread']} of them with nothing to confirm); "
+              f"not flagged {n['unflagged']}/{sheets}; sheets with totals taken for misread {n['misread_totals']}/"
+              f"{sheets} ({n['clean_misread']} of them with nothing to confirm); "
               f"{statistics.median(self.times):.2f} s a photo (median)")
         for template, t in self.by_template.items():
             if t["sheets"]:

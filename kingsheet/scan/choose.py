@@ -501,7 +501,7 @@ class TotalsCheck:
 
     choices: dict[int, RowChoice]
     written: bool  # some ИТОГО line is filled in
-    agree: bool  # the rows add up to every total written (always True when none is)
+    agree: bool  # the rows add up to every total written but those taken for misread (True when none is)
     settled: tuple[int, ...] = ()  # rows the totals made sure of
     read: tuple[tuple[frozenset[int], ...], ...] = ()  # each line's totals as they may be read
     suspects: tuple[int, ...] = ()  # rows whose other reading would make them add up (then unsure)
