@@ -602,7 +602,8 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
         blanked = [[[Reading(None, 0.0)] if (k, j) in off else cell for j, cell in enumerate(line)]
                    for k, line in enumerate(totals)]
         again = check_totals(rules, choices, blanked)
-        return replace(again, misread=tuple(off)) if again.agree else again
+        if again.agree:  # else the rows settled so disagree with the rest: said as the totals read
+            return replace(again, misread=tuple(off))
     return replace(check, choices=out, agree=False, suspects=tuple(suspects))
 
 
