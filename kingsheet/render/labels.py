@@ -37,4 +37,9 @@ LABELS: dict[str, tuple[str, str]] = {
 
 def word(key: str, lang: str) -> str:
     with speaking(lang):
-        return pgettext(*LABELS[key])
+        return word_now(key)
+
+
+def word_now(key: str) -> str:
+    """A word of the sheets in the language spoken now."""
+    return pgettext(*LABELS[key])

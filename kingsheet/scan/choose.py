@@ -556,7 +556,9 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     with the totals as read (each stage against its line, else the whole game against the last):
     a row whose reading carries at least SURE of the probability of all the combinations that add
     up is sure. When no combination adds up, the rows as chosen disagree with what is written,
-    which the caller says (a row passed as sure may be misread, or the table added up wrong)."""
+    which the caller says (a row passed as sure may be misread, or the table added up wrong), unless
+    every total off is one no misread row explains (_misread_totals): those say nothing, and the
+    rest are weighed again."""
     read = [[{abs(r.value): r.score for r in cell if r.value is not None} for cell in line] for line in totals]
     strong = [[dict(sorted(cell.items(), key=lambda vs: -vs[1])[:STRONG]) for cell in line] for line in read]
     written = [k for k, line in enumerate(read) if any(line)]

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from kingsheet.core.i18n import _, ngettext, pgettext
+from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Order, Rules
 from kingsheet.files.edits import append_deals, new_game_text
-from kingsheet.render.labels import LABELS
+from kingsheet.render.labels import word_now
 from kingsheet.scan.choose import ACROSS, CROSSED, NO_BID, READS_BADLY, TOTALS_DISAGREE, needs_bid, row_accepted
 from kingsheet.scan.reader import RowRead, SheetRead
 
@@ -266,8 +266,8 @@ def summary(sheet: SheetRead) -> list[str]:
                                          "read and were not checked; look at them on the paper",
                                          totals.unread).format(n=totals.unread))
         if totals.misread:  # off alone in their columns: the totals read (or added up) wrong, not a row
-            which = "; ".join(_("{line}, column {column}").format(line=pgettext(*LABELS[("minus", "plus", "total")[k]]),
-                                                                    column=j + 1) for k, j in totals.misread)
+            which = "; ".join(_("{line}, column {column}").format(line=word_now(("minus", "plus", "total")[k]), column=j + 1)
+                              for k, j in totals.misread)
             lines.append("· " + ngettext("{n} total written on the sheet ({which}) does not add up with the rows, and "
                                          "no row read otherwise would make it so: taken for misread and not checked; "
                                          "look at it on the paper", "{n} totals written on the sheet ({which}) do not "
