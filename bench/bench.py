@@ -543,7 +543,7 @@ class _ScanTally:
     TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56")
 
     KEYS = ("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged", "flagged",
-            "clean_totals", "clean_bare", "misread_totals", "clean_misread", "sheets")
+            "clean_totals", "clean_bare", "misread_totals", "clean_misread", "with_totals", "sheets")
 
     def __init__(self, name: str, pen: str | None = None, templates: tuple[str, ...] = TEMPLATES,
                  crossed: float = 0.0, habits: dict[str, float] | None = None) -> None:
@@ -602,6 +602,7 @@ class _ScanTally:
         n["right"] += ok_sheet
         n["clean"] += ok_sheet and not any_flag
         n["clean_totals" if totals else "clean_bare"] += ok_sheet and not any_flag
+        n["with_totals"] += totals
         misread = len(sheet.totals.misread) if sheet.totals is not None else 0  # totals no misread row explains
         n["misread_totals"] += misread > 0
         n["clean_misread"] += misread > 0 and ok_sheet and not any_flag
@@ -626,13 +627,14 @@ class _ScanTally:
         import statistics
 
         n = self.n
+        with_totals = n["with_totals"] or sheets // 2  # a raw run from before the count was kept: every other
         if raw:  # the counts themselves, to add up runs made apart (e.g. one a core)
             print(json.dumps({"name": self.name, **n, "times": self.times, "by_template": self.by_template}))
         print(f"scan, {self.name}: {sheets} photos of {', '.join(self.templates)}: cells right (digits alone) "
               f"{n['cells_right'] / n['cells']:.1%}; rows right {n['before'] / n['rows']:.1%} before the rules "
               f"choose, {n['after'] / n['rows']:.1%} after; rows to confirm {n['flagged'] / n['rows']:.1%}; sheets "
               f"right {n['right']}/{sheets}, with nothing to confirm {n['clean']}/{sheets} ({n['clean_totals']}/"
-              f"{sheets // 2} with the ИТОГО lines filled in, {n['clean_bare']}/{sheets - sheets // 2} without); "
+              f"{with_totals} with the ИТОГО lines filled in, {n['clean_bare']}/{sheets - with_totals} without); "
               f"sheets with a wrong row "
               f"not flagged {n['unflagged']}/{sheets}; sheets with totals taken for misread {n['misread_totals']}/"
               f"{sheets} ({n['clean_misread']} of them with nothing to confirm); "
