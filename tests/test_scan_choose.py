@@ -97,10 +97,10 @@ def test_a_row_no_reading_of_which_is_possible_is_flagged_not_guessed():
     assert choice.cells is None and not choice.sure
 
 
-def test_a_row_no_reading_of_which_is_possible_is_shown_the_nearest_possible_rows_never_sure():
+def test_a_row_no_reading_of_which_is_possible_is_shown_the_nearest_possible_rows():
     """A King's −16 whose flagged 1 the reader read as 9 and never as 1 (MNIST validation sheet 18098):
     no reading of the row is possible, so the table is shown the possible rows with a digit read
-    otherwise, likeliest first, and asked."""
+    otherwise, likeliest first, not sure by itself (settle_mends may make it sure: the next test)."""
     from kingsheet.scan.choose import MISREAD_DIGIT, nearest_rows
 
     rules = load_rules("blank-4")
@@ -118,6 +118,66 @@ def test_a_row_no_reading_of_which_is_possible_is_shown_the_nearest_possible_row
     nothing = [[Reading(None, 0.0)], [Reading(None, 0.0)], [Reading(None, 0.0)], [Reading(None, 0.0)]]
     empty = choose_row(rules, "king", nothing, players, number=5)
     assert nearest_rows(rules, empty, [Reading(0, 0.0)], ["king"], nothing, players, 5) is empty
+
+
+def test_a_row_holding_one_number_mended_by_one_digit_is_sure_its_game_fixes_the_number():
+    """Кинг read 0 0 0 −96 (MNIST validation sheet 18098): no reading of it is possible, and the nearest
+    row the rules allow reads the 9 as 1. The row holds one number, every other cell read empty, so
+    the game and where the number stands fix it: sure once the sheet is read (ONE_NUMBER), as is
+    Кинг+ 0 +14 0 0 mended to +16 (validation sheet 20250) past FAR. Not when another cell holds a
+    number, the number is mended by more than one digit, or farther than ONE_NUMBER; nor on a sheet
+    with a row not even a digit read otherwise makes possible. A row read through to its nearest
+    row no longer puts the sheet's other mends in doubt (validation sheet 20191)."""
+    from kingsheet.scan.choose import FAR, ONE_NUMBER, RowChoice, nearest_rows, settle_mends
+
+    rules, plus_rules = load_rules("blank-4"), load_rules("symmetric")
+    players = ("А", "Б", "В", "Г")
+    zero = [Reading(None, -0.01), Reading(8, -5.0)]
+    empty = [Reading(None, 0.0)]
+
+    def read(game: str, cands: list[list[Reading]], number: int = 5) -> RowChoice:
+        first = choose_row(rules, game, cands, players, number=number)
+        return nearest_rows(rules, first, [Reading(0, 0.0)], [game], cands, players, number)
+
+    def settled(*choices: RowChoice) -> dict[int, bool]:
+        return {n: c.sure for n, c in settle_mends(dict(enumerate(choices, 1))).items()}
+
+    king = read("king", [zero, zero, zero, [Reading(96, -1.3), Reading(76, -1.6)]])
+    assert king.near and king.cells == (0, 0, 0, -16) and not king.sure and king.stretch <= ONE_NUMBER
+    assert settled(king) == {1: True}
+    # the number mended far from a reading the reader made, past FAR: the same (+14 read, +16 found)
+    plus = choose_row(plus_rules, "king+", [empty, [Reading(14, -0.01), Reading(16, -6.9)], empty, empty], players, number=9)
+    assert plus.cells == (0, 16, 0, 0) and FAR < plus.stretch <= ONE_NUMBER and not plus.sure
+    assert settled(plus) == {1: True}
+    # mended by two digits (−40 read for −16), or farther than ONE_NUMBER: asked
+    forty = choose_row(rules, "king", [zero, zero, zero, [Reading(40, -0.01), Reading(16, -6.0)]], players, number=5)
+    assert forty.cells == (0, 0, 0, -16) and FAR < forty.stretch <= ONE_NUMBER and settled(forty) == {1: False}
+    far = choose_row(plus_rules, "king+", [empty, [Reading(14, -0.01), Reading(16, -ONE_NUMBER - 0.5)], empty, empty],
+                     players, number=9)
+    assert far.cells == (0, 16, 0, 0) and settled(far) == {1: False}
+    # a second number in the row: the cells do not fix it (Взятки −2 −6 −2 −6 read −2 −6 −2 −9)
+    tricks = read("tricks", [[Reading(2, -0.01)], [Reading(6, -0.01)], [Reading(2, -0.01)], [Reading(9, -0.05)]], 1)
+    assert tricks.near and tricks.cells == (-2, -6, -2, -6) and settled(tricks) == {1: False}
+    # beside a row nothing makes possible: asked
+    hopeless = read("king", [[Reading(6, 0.0)], [Reading(6, 0.0)], empty, empty])
+    assert hopeless.cells is None and settled(king, hopeless) == {1: False, 2: False}
+    # on an ordered blank a row read only so was not weighed in the count of games: asked
+    from kingsheet.render.pdf import ordered_games
+    from kingsheet.scan.choose import choose_game_row
+
+    ordered = load_rules("ordered-56")
+    games = list(ordered_games(ordered))
+    number = [Reading(games.index("king") + 1, 0.0), Reading(games.index("tricks") + 1, -20.0)]
+    cands = [zero, zero, zero, [Reading(46, -0.3)]]
+    first = choose_game_row(ordered, number, games, cands, players, 5)
+    assert first.cells is None
+    near = nearest_rows(ordered, first, number, games, cands, players, 5)
+    assert near.near and (near.game, near.cells) == ("king", (0, 0, 0, -16)) and near.confidence > 0.99
+    assert near.stretch <= ONE_NUMBER and settled(near) == {1: False}
+    # a row read through to its nearest row does not put another row's mend (FAR) in doubt
+    mend = choose_row(rules, "tricks", [[Reading(4, -0.05)], [Reading(8, -0.05), Reading(6, -4.5)],
+                                        [Reading(6, -0.05)], empty], players)
+    assert not mend.sure and settled(tricks, mend) == {1: False, 2: True}
 
 
 def test_two_equally_likely_rows_are_flagged_with_the_alternative():

@@ -70,6 +70,7 @@ class RowChoice:
     first: tuple[str, tuple[int, ...]] | None = None  # the game and the cells as the reader first read them
     needs: float = SURE  # the share this row needs to be sure (more where the count of games moved it)
     doubted: str = ""  # why a row the reader was sure of is to confirm all the same (doubt_sheet)
+    near: bool = False  # no reading was accepted: the rows nearest to what was read (nearest_rows)
 
     @property
     def cells(self) -> tuple[int, ...] | None:
@@ -246,12 +247,13 @@ def nearest_rows(rules: Rules, choice: RowChoice, game_cell: Sequence[Reading], 
                  candidates: Sequence[Sequence[Reading]], players: tuple[str, ...], number: int) -> RowChoice:
     """A row none of whose readings the rules accept: the rows they allow with a digit of its cells
     read otherwise (each MISREAD_DIGIT less likely), likeliest first, so that the table is shown the
-    possible rows nearest to what was read instead of an impossible one. Never sure: the reader did
-    not read them. Any other row is returned as it is."""
+    possible rows nearest to what was read instead of an impossible one. Not sure: the reader did
+    not read them (settle_mends makes sure only a row that holds one number, ONE_NUMBER). Any other
+    row is returned as it is."""
     if choice.options:
         return choice
     near = choose_game_row(rules, game_cell, games, [_one_digit_otherwise(c) for c in candidates], players, number)
-    return replace(near, sure=False) if near.options else choice
+    return replace(near, sure=False, near=True) if near.options else choice
 
 
 #: How likely the reader is to miss the leading 1 of a game's number (13 read as 3, 11 as 1: a thin
@@ -736,21 +738,54 @@ FAR = 5.0
 
 
 def settle_mends(choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
-    """Rows the rules mended far from the reader's first reading but with no rival (FAR), or by
-    putting back a lost leading 1 (LOST_ONE), made sure, their game as read; unless some row of the
-    sheet has no reading the rules accept: cells read empty or far off there say the photo is read
-    badly, and a mend may then hide strokes missed in other cells. On such a sheet no row the rules
-    changed is sure at all (one mended close to the reader's reading, or given its game by the
-    count of games, may be such a mend: a cell read empty, another read otherwise to make up)."""
+    """Rows the rules mended far from the reader's first reading but with no rival (FAR), by
+    putting back a lost leading 1 (LOST_ONE), or that hold one number the game fixes (ONE_NUMBER),
+    made sure, their game as read; unless some row of the sheet has no reading the rules accept,
+    even with a digit read otherwise (nearest_rows, which runs first): cells read empty or far off
+    there say the photo is read badly, and a mend may then hide strokes missed in other cells. On
+    such a sheet no row the rules changed is sure at all (one mended close to the reader's reading,
+    or given its game by the count of games, may be such a mend: a cell read empty, another read
+    otherwise to make up)."""
     if any(not c.options for c in choices.values()):
         return {n: replace(c, sure=False) if c.sure and c.changed else c for n, c in choices.items()}
 
     def settled(c: RowChoice) -> bool:
         if c.sure or c.confidence < max(SURE_CHANGED, c.needs) or c.first is None or c.first[0] != c.game:
             return False
-        return c.stretch <= FAR or (c.stretch <= LOST_ONE and _lost_one(c.first, c.options[0]))
+        if c.stretch <= ONE_NUMBER and _one_number(c.first, c.options[0]) and not (c.near and len(c.numbers) > 1):
+            return True
+        return not c.near and (c.stretch <= FAR or (c.stretch <= LOST_ONE and _lost_one(c.first, c.options[0])))
 
     return {n: replace(c, sure=True) if settled(c) else c for n, c in choices.items()}
+
+
+#: A row with one number in it, every other cell read 0 or empty (Кинг, −16 to one player), is fixed by
+#: its game and where the number stands: the number itself only has to be that game's. One such row
+#: mended by a digit read otherwise (−96 to −16: an MNIST writer's flagged 1 read as 9, the 1 not
+#: among the reader's readings of it, so no reading of the row was possible; +14 to +16), its game as
+#: read, at SURE_CHANGED, is sure up to this stretch: one digit misread outright (MISREAD_DIGIT) of
+#: the reader's own first reading, as far as the lost 1 (LOST_ONE). Not on a sheet read badly
+#: (settle_mends), nor a row read only so on an ordered blank (its game was not weighed with the other
+#: rows' in the count of games, assign_games, which ran before). Chosen on validation sheets (tools/scan/validate.py: MNIST 18000-18199 and
+#: 20000-20299, VALIDATE_GOOGLE 41000-41099, the pen model 19800-19859, FRESH_FONTS 19700-19799,
+#: numbers crossed out 42000-42059; every sheet with a row to confirm read again): two rows became
+#: sure, both right (sheets 18098 and 20250), and no wrong row; the pointed-pen font's one such
+#: mend that was wrong (+19 +1 0 0 read for +16 0 0 0) changed two cells.
+ONE_NUMBER = LOST_ONE
+
+
+def _one_number(first: tuple[str, tuple[int, ...]] | None, chosen: Option) -> bool:
+    """Whether ``chosen`` is the first reading, a row holding one number, with one digit of that
+    number read otherwise (−96 → −16), every other cell 0 as read."""
+    if first is None or first[0] != chosen.game:
+        return False
+    changed = [k for k, (a, b) in enumerate(zip(first[1], chosen.cells)) if a != b]
+    if len(changed) != 1:
+        return False
+    k, = changed
+    was, now = str(abs(first[1][k])), str(abs(chosen.cells[k]))
+    return (first[1][k] != 0 and (first[1][k] > 0) == (chosen.cells[k] > 0) and len(was) == len(now)
+            and sum(a != b for a, b in zip(was, now)) == 1 and not any(v for i, v in enumerate(chosen.cells) if i != k))
 
 
 def _lost_one(first: tuple[str, tuple[int, ...]] | None, chosen: Option) -> bool:

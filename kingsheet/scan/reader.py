@@ -186,9 +186,9 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         written_totals = [sums[k * n:(k + 1) * n] for k in range(len(lines))]
         totals = check_totals(rules, choices, written_totals)
         choices = totals.choices
+    choices = {n: nearest_rows(rules, c, *asked[n], players, n) for n, c in choices.items()}  # after the count
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
         choices = settle_mends(choices)
-    choices = {n: nearest_rows(rules, c, *asked[n], players, n) for n, c in choices.items()}  # after the count
     choices = ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree))
     marked = {**dict.fromkeys(across, ACROSS), **{number: CROSSED for number, (cells, masks) in crossed.items()
                                                   if not _read_through(choices[number], cells, masks)}}
