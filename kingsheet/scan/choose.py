@@ -765,38 +765,43 @@ def settle_mends(choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
 #: among the reader's readings of it, so no reading of the row was possible; +14 to +16), its game as
 #: read, at SURE_CHANGED, is sure up to this stretch: one digit misread outright (MISREAD_DIGIT) of
 #: the reader's own first reading, as far as the lost 1 (LOST_ONE). Not on a sheet read badly
-#: (settle_mends), nor a row read only so on an ordered blank (its game was not weighed with the other
-#: rows' in the count of games, assign_games, which ran before). Chosen on validation sheets (tools/scan/validate.py: MNIST 18000-18199 and
-#: 20000-20299, VALIDATE_GOOGLE 41000-41099, the pen model 19800-19859, FRESH_FONTS 19700-19799,
-#: numbers crossed out 42000-42059; every sheet with a row to confirm read again): two rows became
-#: sure, both right (sheets 18098 and 20250), and no wrong row; the pointed-pen font's one such
-#: mend that was wrong (+19 +1 0 0 read for +16 0 0 0) changed two cells.
+#: (settle_mends), nor a row read only so on an ordered blank (its game was not weighed with the
+#: other rows' in the count of games, assign_games, which ran before). Chosen on validation sheets
+#: (tools/scan/validate.py: MNIST 18000-18199 and 20000-20299, VALIDATE_GOOGLE 41000-41099, the pen
+#: model 19800-19859, FRESH_FONTS 19700-19799, numbers crossed out 42000-42059; every sheet with a
+#: row to confirm read again): two rows became sure, both right (sheets 18098 and 20250), and no
+#: wrong row; the pointed-pen font's one such mend that was wrong (+19 +1 0 0 read for +16 0 0 0)
+#: changed two cells.
 ONE_NUMBER = LOST_ONE
+
+
+def _one_cell(first: tuple[str, tuple[int, ...]] | None, chosen: Option) -> tuple[int, int, int] | None:
+    """The one cell ``chosen`` changed from the first reading, its game as read, a number kept a
+    number of the same sign: (its place, what was read, what is chosen); None otherwise."""
+    if first is None or first[0] != chosen.game:
+        return None
+    changed = [(k, a, b) for k, (a, b) in enumerate(zip(first[1], chosen.cells)) if a != b]
+    if len(changed) != 1 or changed[0][1] == 0 or (changed[0][1] > 0) != (changed[0][2] > 0):
+        return None
+    return changed[0]
 
 
 def _one_number(first: tuple[str, tuple[int, ...]] | None, chosen: Option) -> bool:
     """Whether ``chosen`` is the first reading, a row holding one number, with one digit of that
     number read otherwise (−96 → −16), every other cell 0 as read."""
-    if first is None or first[0] != chosen.game:
+    cell = _one_cell(first, chosen)
+    if cell is None:
         return False
-    changed = [k for k, (a, b) in enumerate(zip(first[1], chosen.cells)) if a != b]
-    if len(changed) != 1:
-        return False
-    k, = changed
-    was, now = str(abs(first[1][k])), str(abs(chosen.cells[k]))
-    return (first[1][k] != 0 and (first[1][k] > 0) == (chosen.cells[k] > 0) and len(was) == len(now)
-            and sum(a != b for a, b in zip(was, now)) == 1 and not any(v for i, v in enumerate(chosen.cells) if i != k))
+    k, was, now = cell
+    a, b = str(abs(was)), str(abs(now))
+    return (len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1
+            and not any(v for i, v in enumerate(chosen.cells) if i != k))
 
 
 def _lost_one(first: tuple[str, tuple[int, ...]] | None, chosen: Option) -> bool:
     """Whether ``chosen`` is the first reading with a leading 1 put back in one cell (6 → 16)."""
-    if first is None or first[0] != chosen.game:
-        return False
-    changed = [(a, b) for a, b in zip(first[1], chosen.cells) if a != b]
-    if len(changed) != 1:
-        return False
-    (was, now), = changed
-    return was != 0 and (was > 0) == (now > 0) and str(abs(now)) == f"1{abs(was)}"
+    cell = _one_cell(first, chosen)
+    return cell is not None and str(abs(cell[2])) == f"1{abs(cell[1])}"
 
 
 #: A sheet on which at least this share of the rows (and at least DOUBTED_ROWS rows) is left to
