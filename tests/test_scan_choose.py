@@ -947,3 +947,50 @@ def test_totals_the_reader_could_not_read_say_nothing_but_a_row_misread_still_br
     unread[0][0] = [Reading(7, math.log(0.3)), Reading(17, math.log(0.3))]  # 60 %: read, and wrong
     unread[2][0] = [Reading(17, math.log(0.6))]  # in one column, as a row misread would make them
     assert not check_totals(rules, choices, unread).agree
+
+
+def test_the_one_row_left_unsure_is_made_by_the_totals_when_they_leave_a_row_one_digit_off_what_was_read():
+    """A last-two-tricks row −16 read −6 (its 1 lost), chosen −8 −8 (the rules' nearest), the other
+    rows sure, the ИТОГО lines written and read surely: the totals leave one row the deck can produce,
+    one digit off what was read, and every line adds up with it: the row is that, sure (validation
+    sheet 20131, which had every row to confirm). Not so when it is two digits off what was read (40
+    for 16), when a total is misread too (the row it leaves does not add up to −16), or without the
+    players' names (the verifier needs them). With another row unsure, the totals make the one they
+    can, then weigh the other."""
+    from kingsheet.scan.choose import Option, RowChoice, check_totals
+
+    rules = load_rules("blank-4")
+    players = ("A", "B", "C", "D")
+    rows = a_game("blank-4", 10)
+    assert rows[6] == ("last", (0, -16, 0, 0))
+
+    def read_as(first: tuple[int, ...]) -> dict[int, RowChoice]:
+        choices = {n: sure(g, c) for n, (g, c) in rows.items()}
+        choices[6] = RowChoice((Option("last", (-8, -8, 0, 0), 0.6), Option("last", (0, 0, -8, -8), 0.4)),
+                               False, True, 40, 9.0, first=("last", first))
+        return choices
+
+    check = check_totals(rules, read_as((0, -6, 0, 0)), totals_of(rules, rows), players)
+    assert check.agree and check.settled == (6,) and check.suspects == ()
+    assert check.choices[6].sure and check.choices[6].changed
+    assert (check.choices[6].game, check.choices[6].cells) == rows[6]
+    assert check.choices[6].alternatives == ((-8, -8, 0, 0), (0, 0, -8, -8))  # what the rules had offered
+
+    for choices, totals, who in (
+            (read_as((0, -40, 0, 0)), totals_of(rules, rows), players),  # two digits off
+            (read_as((0, -6, 0, 0)), totals_of(rules, rows), ()),  # no names: not made
+    ):
+        check = check_totals(rules, choices, totals, who)
+        assert not check.agree and not check.choices[6].sure
+    misread = totals_of(rules, rows)
+    for k in (0, 2):  # player A's − and all totals read 4 more, surely: the row they leave is not one
+        misread[k][0] = [Reading(misread[k][0][0].value + 4, 0.0)]
+    check = check_totals(rules, read_as((0, -6, 0, 0)), misread, players)
+    assert not check.agree and not check.choices[6].sure
+    # the King unsure too, read right (55 / 45): the totals make the last row, then weigh the King
+    two = read_as((0, -6, 0, 0))
+    two[5] = RowChoice((Option("king", (0, 0, 0, -16), 0.55), Option("king", (0, 0, -16, 0), 0.45)), False, False,
+                       2, first=("king", (0, 0, 0, -16)))
+    check = check_totals(rules, two, totals_of(rules, rows), players)
+    assert check.agree and check.settled == (5, 6) and all(c.sure for c in check.choices.values())
+    assert {n: (c.game, c.cells) for n, c in check.choices.items()} == rows

@@ -10,6 +10,7 @@ the alternatives, for a person to confirm.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -552,7 +553,7 @@ def _misread_totals(sums: Sequence[Sequence[int]], read: Sequence[Sequence[dict[
 
 
 def check_totals(rules: Rules, choices: dict[int, RowChoice],
-                 totals: Sequence[Sequence[Sequence[Reading]]]) -> TotalsCheck:
+                 totals: Sequence[Sequence[Sequence[Reading]]], players: tuple[str, ...] = ()) -> TotalsCheck:
     """The ИТОГО lines (−, +, all) a table writes at the end are a checksum of each player's column,
     as a careful scorekeeper uses them. The readings of the rows not yet sure are weighed together
     with the totals as read (each stage against its line, else the whole game against the last):
@@ -560,7 +561,9 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
     up is sure. When no combination adds up, the rows as chosen disagree with what is written,
     which the caller says (a row passed as sure may be misread, or the table added up wrong), unless
     every total off is one no misread row explains (_misread_totals): those say nothing, and the
-    rest are weighed again."""
+    rest are weighed again; or unless one row alone is unsure, and the totals make it a row the deck
+    can produce, one digit away from what was read (_from_totals; ``players``: the players' names,
+    for the verifier)."""
     read = [[{abs(r.value): r.score for r in cell if r.value is not None} for cell in line] for line in totals]
     strong = [[dict(sorted(cell.items(), key=lambda vs: -vs[1])[:STRONG]) for cell in line] for line in read]
     written = [k for k, line in enumerate(read) if any(line)]
@@ -605,10 +608,81 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
         # totals no misread row explains: they say nothing, as unread ones, and the others are weighed again
         blanked = [[[Reading(None, 0.0)] if (k, j) in off else cell for j, cell in enumerate(line)]
                    for k, line in enumerate(totals)]
-        again = check_totals(rules, choices, blanked)
+        again = check_totals(rules, choices, blanked, players)
         if again.agree:  # else the rows settled so disagree with the rest: said as the totals read
             return replace(again, misread=tuple(off))
+    made = _from_totals(rules, out, final, read, players, check) if not suspects else None
+    if made is not None:
+        n, option = made
+        chosen = out[n]
+        rest = tuple(o for o in chosen.options if o.cells != option.cells)
+        mended = out | {n: RowChoice((option, *rest), True, True, chosen.tried, chosen.stretch, chosen.numbers,
+                                     chosen.first_cells, chosen.first, chosen.needs)}
+        if all(c.sure for c in mended.values()):
+            return replace(check, choices=mended, settled=tuple(sorted({*check.settled, n})))
+        again = check_totals(rules, mended, totals, players)  # the other rows not sure, weighed with it
+        if again.agree:
+            return replace(again, settled=tuple(sorted({*again.settled, *check.settled, n})))
     return replace(check, choices=out, agree=False, suspects=tuple(suspects))
+
+
+def _from_totals(rules: Rules, choices: dict[int, RowChoice], rows: Mapping[int, tuple[str, tuple[int, ...]]],
+                 read: Sequence[Sequence[dict[int, float]]], players: tuple[str, ...], check: TotalsCheck
+                 ) -> tuple[int, Option] | None:
+    """The row the totals make of a row not sure, when the rows as chosen do not add up. Of the lines
+    that row adds to (its stage's and all), those whose every total is read surely (SURE_TOTAL), at
+    least one, each leave the same row once the other rows (as chosen) are taken off: one the deck can
+    produce as the game chosen, one cell off the reader's first reading by a digit written otherwise,
+    lost or added (a 16 read 6, a 52 read 2), with which every line adds up (check.adds_up). Only when
+    exactly one of the rows not sure can be made so. A careful scorekeeper finds a misread row this
+    way: the totals are its sum; a misread total, or another row misread, would leave a row whose
+    cells do not add up to its game's (the verifier refuses it). None when any of these fails."""
+    if not players:
+        return None
+    found = [made for n, c in choices.items() if not c.sure and (made := _made(rules, n, c, rows, read, players))]
+    if len(found) != 1:
+        return None
+    n, option = found[0]
+    if not check.adds_up(rules, [(option.game, option.cells) if m == n else row for m, row in rows.items()]):
+        return None
+    return n, option
+
+
+def _made(rules: Rules, n: int, choice: RowChoice, rows: Mapping[int, tuple[str, tuple[int, ...]]],
+          read: Sequence[Sequence[dict[int, float]]], players: tuple[str, ...]) -> tuple[int, Option] | None:
+    """Row ``n`` as the totals make it (_from_totals), or None."""
+    if choice.first is None or not choice.options:
+        return None
+    game = choice.options[0].game
+    others = _line_sums(rules, [row for m, row in rows.items() if m != n])
+    made: set[tuple[int, ...]] | None = None
+    for k in (rules.stage_of(game), 2):
+        firm = [max(cell.items(), key=lambda vs: vs[1]) for cell in read[k] if cell]
+        if len(firm) != rules.players or any(math.exp(score) < SURE_TOTAL for _v, score in firm):
+            continue  # a line not read surely throughout only checks the row (adds_up)
+        signs = [(-1,) if k == 0 else (1,) if k == 1 else (-1, 1)] * rules.players
+        found = set()
+        for sign in itertools.product(*signs):
+            cells = tuple(s * v - o for s, (v, _score), o in zip(sign, firm, others[k]))
+            if cells not in found and row_accepted(rules, game, cells, players, n):
+                found.add(cells)
+        made = found if made is None else made & found
+    if made is None or len(made) != 1:
+        return None
+    cells = made.pop()
+    off = [j for j, (a, b) in enumerate(zip(choice.first[1], cells)) if a != b]
+    if cells == choice.options[0].cells or len(off) != 1 or not _one_edit(str(abs(choice.first[1][off[0]])),
+                                                                          str(abs(cells[off[0]]))):
+        return None
+    return n, Option(game, cells, 1.0, choice.options[0].score)
+
+
+def _one_edit(read: str, made: str) -> bool:
+    """Whether ``made`` is ``read`` with one digit written otherwise, lost or added."""
+    if len(read) == len(made):
+        return sum(a != b for a, b in zip(read, made)) == 1
+    short, long = sorted((read, made), key=len)
+    return len(long) == len(short) + 1 and any(long[:k] + long[k + 1:] == short for k in range(len(long)))
 
 
 #: One total that does not add up is taken for a misread total: a misread row changes at least two
@@ -663,8 +737,6 @@ def _weigh(rules: Rules, choices: dict[int, RowChoice], lines: dict[int, list[di
     """Each unsure row's likeliest reading among the combinations that add up to every total as read
     but at most TOLERATED doubtful ones (line 0: the − stage, 1: the + stage, 2: all; each player's total, an
     empty one says nothing), with its share; {} when none does."""
-    import itertools
-
     players = rules.players
 
     def adds(option: Option, line: int) -> bool:

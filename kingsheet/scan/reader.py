@@ -184,7 +184,7 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         lines = [cells_of(by_page[b.page], b.cells) for b in total_boxes]
         sums = readings_of([c for line in lines for c in line], top=30)
         written_totals = [sums[k * n:(k + 1) * n] for k in range(len(lines))]
-        totals = check_totals(rules, choices, written_totals)
+        totals = check_totals(rules, choices, written_totals, players)
         choices = totals.choices
     choices = {n: nearest_rows(rules, c, *asked[n], players, n) for n, c in choices.items()}  # after the count
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
