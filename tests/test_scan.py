@@ -787,6 +787,44 @@ def test_the_networks_of_the_ensemble_are_stored_together_and_their_logits_avera
     assert together[1] < alone[1]
 
 
+def test_a_network_of_more_convolutions_padded_and_pooled_as_stored_reads_as_its_layers_say(tmp_path):
+    """A network of four 3 × 3 convolutions (train.py --deep), stored beside the shipped one with how
+    each is padded and whether pooling follows it, is loaded back whole, and Model computes what its
+    layers say: checked against the convolutions written out as sums over the kernel, one by one."""
+    from kingsheet.scan.digits import SHAPE, Model, convolutions, load_members, save_members
+
+    rng = np.random.default_rng(3)
+    shapes = {"c1": (8, 1, 3, 3), "c2": (8, 8, 3, 3), "c3": (16, 8, 3, 3), "c4": (16, 16, 3, 3), "f1": (32, 16 * 7 * 7),
+              "f2": (11, 32)}
+    deep: dict[str, np.ndarray] = {}
+    for name, shape in shapes.items():
+        deep[name] = (rng.normal(0, 1, shape) / np.sqrt(np.prod(shape[1:]))).astype(np.float16).astype(np.float32)
+        deep[name + "b"] = rng.normal(0, 0.1, shape[0]).astype(np.float16).astype(np.float32)
+    deep["pad"], deep["pool"] = np.array([1, 1, 1, 1]), np.array([0, 1, 0, 1])
+    path = tmp_path / "deep.npz"
+    save_members([load_members()[0], deep], path)
+    shipped, loaded = load_members(path)
+    assert convolutions(shipped) == ["c1", "c2"] and not set(SHAPE) & set(shipped)
+    assert convolutions(loaded) == ["c1", "c2", "c3", "c4"] and set(loaded) == set(deep)
+    assert all(np.array_equal(loaded[k], deep[k]) for k in deep)
+
+    x = rng.random((3, 28 * 28)).astype(np.float32)
+    maps = x.reshape(3, 1, 28, 28).astype(np.float64)
+    for k, name in enumerate(["c1", "c2", "c3", "c4"]):
+        padded = np.pad(maps, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        out = np.zeros((3, len(deep[name]), maps.shape[2], maps.shape[3])) + deep[name + "b"][None, :, None, None]
+        for i in range(3):
+            for j in range(3):  # the kernel's each offset, summed over the input channels
+                out += np.einsum("bchw,oc->bohw", padded[:, :, i:i + maps.shape[2], j:j + maps.shape[3]],
+                                 deep[name][:, :, i, j])
+        maps = np.maximum(out, 0)
+        if deep["pool"][k]:
+            maps = maps.reshape(3, maps.shape[1], maps.shape[2] // 2, 2, maps.shape[3] // 2, 2).max(axis=(3, 5))
+    logits = np.maximum(maps.reshape(3, -1) @ deep["f1"].T + deep["f1b"], 0) @ deep["f2"].T + deep["f2b"]
+    want = logits - np.log(np.exp(logits - logits.max(1, keepdims=True)).sum(1, keepdims=True)) - logits.max(1, keepdims=True)
+    assert np.allclose(Model(loaded).log_probs(x), want, atol=1e-4)
+
+
 def test_the_temperature_undoes_a_network_that_is_too_sure():
     """train.temperature: log-probabilities made three times too sharp are found to be so."""
     from train import temperature

@@ -603,7 +603,7 @@ def _pool(x: np.ndarray) -> np.ndarray:
 
 
 class Model:
-    """Small convolutional networks (two convolutions with pooling, two dense layers), run in numpy:
+    """Small convolutional networks (convolutions with pooling, two dense layers), run in numpy:
     one, or several trained apart whose logits are averaged (an ensemble: their misreads differ, so
     together they misread less). Its classes are the ten digits and an eleventh, "not one digit" (two
     digits written touching, taken for one piece): a reading's probability is its digit's, so such a
@@ -620,14 +620,41 @@ class Model:
 
 def _logits(w: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
     maps: np.ndarray = x.reshape(-1, 1, SIZE, SIZE)
-    maps = _pool(np.maximum(_conv(maps, w["c1"], w["c1b"]), 0))
-    maps = _pool(np.maximum(_conv(maps, w["c2"], w["c2b"]), 0))
+    for k, name in enumerate(convolutions(w)):
+        pad = int(w["pad"][k]) if "pad" in w else 0
+        if pad:
+            maps = np.pad(maps, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+        maps = np.maximum(_conv(maps, w[name], w[name + "b"]), 0)
+        if "pool" not in w or w["pool"][k]:
+            maps = _pool(maps)
     flat: np.ndarray = maps.reshape(len(maps), -1)
     hidden = np.maximum(flat @ w["f1"].T + w["f1b"], 0)
     return np.asarray(hidden @ w["f2"].T + w["f2b"])
 
 
+#: The layers every network has: convolutions c1, c2 (and any c3, c4… after them), two dense layers.
 LAYERS = ("c1", "c1b", "c2", "c2b", "f1", "f1b", "f2", "f2b")
+#: A network of more than two convolutions says of each how far its input is padded ("pad") and
+#: whether 2 × 2 pooling follows it ("pool"); without these, each is unpadded and pooled.
+SHAPE = ("pad", "pool")
+
+
+def convolutions(w: dict[str, np.ndarray]) -> list[str]:
+    """The names of a network's convolutions, in order: c1, c2, …"""
+    out: list[str] = []
+    while f"c{len(out) + 1}" in w:
+        out.append(f"c{len(out) + 1}")
+    return out
+
+
+def _layers(names: set[str], prefix: str) -> list[str] | None:
+    """The keys of the network stored under ``prefix`` among ``names`` (None: there is none)."""
+    if not all(prefix + k in names for k in LAYERS):
+        return None
+    extra: list[str] = []
+    while f"{prefix}c{len(extra) // 2 + 3}" in names:
+        extra += [f"c{len(extra) // 2 + 3}", f"c{len(extra) // 2 + 3}b"]
+    return [*LAYERS, *extra, *(k for k in SHAPE if prefix + k in names)]
 
 
 def load_members(path: Path = WEIGHTS) -> list[dict[str, np.ndarray]]:
@@ -635,16 +662,17 @@ def load_members(path: Path = WEIGHTS) -> list[dict[str, np.ndarray]]:
     (k ≥ 1) as ``m{k}_c1``…"""
     with np.load(path) as data:
         names = set(data.files)
-        out = [{k: data[k].astype(np.float32) for k in LAYERS}]
-        while all(f"m{len(out)}_{k}" in names for k in LAYERS):
-            out.append({k: data[f"m{len(out)}_{k}"].astype(np.float32) for k in LAYERS})
+        out: list[dict[str, np.ndarray]] = []
+        while (keys := _layers(names, f"m{len(out)}_" if out else "")) is not None:
+            prefix = f"m{len(out)}_" if out else ""
+            out.append({k: data[prefix + k].astype(np.int64 if k in SHAPE else np.float32) for k in keys})
     return out
 
 
 def save_members(members: list[dict[str, np.ndarray]], path: Path = WEIGHTS) -> None:
     """Write ``members`` as load_members reads them (float16: the package stays small)."""
-    arrays: dict[str, Any] = {(f"m{i}_{k}" if i else k): w[k].astype(np.float16)
-                              for i, w in enumerate(members) for k in LAYERS}
+    arrays: dict[str, Any] = {(f"m{i}_{k}" if i else k): v.astype(np.int8 if k in SHAPE else np.float16)
+                              for i, w in enumerate(members) for k, v in w.items()}
     np.savez_compressed(path, **arrays)
 
 

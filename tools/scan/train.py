@@ -10,7 +10,8 @@
 misreads differ from the others'), kept in digits.npz beside those before it; ``--tune K`` tunes
 that one on photos by training hands, then fits the ensemble's temperature on other such photos.
 ``--elastic`` distorts half of each batch elastically afresh, from scratch or while tuning;
-``--nib`` writes 15 % of the clean digits as with a broad-nib pen (handwriting.broad_nib)
+``--nib`` writes 15 % of the clean digits as with a broad-nib pen (handwriting.broad_nib);
+``--deep`` trains a network of four 3 × 3 convolutions (DEEP) instead of the shipped two
 (kingsheet/scan/MODEL.md says what each gave).
 
 The network is trained with PyTorch (a tool of this script only: `pip install torch`); the
@@ -51,7 +52,7 @@ from handwriting import (  # noqa: E402
 )
 from sources import HELD_OUT_GOOGLE, TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
 
-from kingsheet.scan.digits import LAYERS, NOT_ONE, SIZE, WEIGHTS, Model, load_members, normalize, save_members, segment  # noqa: E402
+from kingsheet.scan.digits import NOT_ONE, SHAPE, SIZE, WEIGHTS, Model, load_members, normalize, save_members, segment  # noqa: E402
 
 SEED = 20261130
 #: The ten digits, and NOT_ONE (kingsheet.scan.digits): ink that is not one digit (two written touching, taken for one
@@ -89,6 +90,14 @@ def scanned_set(images: np.ndarray, labels: np.ndarray, rng: random.Random) -> n
 ELASTIC_FLAG = "--elastic"
 ELASTIC_SIGMA = 4.0
 ELASTIC_ALPHA = 20.0
+#: The network's convolutions (in, out, kernel, padding, pooled after): the shipped two of 5 × 5,
+#: and ``--deep``'s four of 3 × 3, two by two (more layers, each seeing less: the way networks that
+#: read MNIST's writers best are built).
+SHALLOW = ((1, 32, 5, 0, True), (32, 64, 5, 0, True))
+DEEP = ((1, 32, 3, 1, False), (32, 32, 3, 1, True), (32, 64, 3, 1, False), (64, 64, 3, 1, True))
+DEEP_FLAG = "--deep"
+#: From scratch, the deeper network learns in fewer passes (each costs it about twice as much).
+DEEP_EPOCHS = 8
 #: --nib: the share of clean digits written as with a broad-nib pen (handwriting.broad_nib).
 NIB_SHARE = 0.15
 
@@ -112,7 +121,7 @@ def elastic(xb: Any, generator: Any) -> Any:
     return functional.grid_sample(xb, grid, align_corners=True, padding_mode="zeros")
 
 
-def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, start: dict[str, np.ndarray] | None = None,
+def train(x: np.ndarray, y: np.ndarray, epochs: int | None = None, start: dict[str, np.ndarray] | None = None,
           lr: float = 2e-3, member: int = 0, distort: bool = False) -> dict[str, np.ndarray]:
     """The network trained on (x, y); ``start``: weights to go on from (else random); ``member``:
     which of the ensemble (its seed); ``distort``: half of each batch elastically distorted afresh."""
@@ -121,13 +130,22 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, start: dict[str, np.nd
 
     torch.manual_seed(SEED + member)
     torch.set_num_threads(os.cpu_count() or 1)
-    c1, c2, hidden = 32, 64, 256
-    net = nn.Sequential(nn.Conv2d(1, c1, 5), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(c1, c2, 5), nn.ReLU(),
-                        nn.MaxPool2d(2), nn.Flatten(), nn.Linear(c2 * 16, hidden), nn.ReLU(), nn.Dropout(0.3),
-                        nn.Linear(hidden, CLASSES))
+    deep = DEEP_FLAG in sys.argv if start is None else "c3" in start
+    shape = DEEP if deep else SHALLOW
+    if epochs is None:
+        epochs = DEEP_EPOCHS if deep else 12
+    layers: list[Any] = []
+    size = SIZE
+    for c_in, c_out, k, pad, pool in shape:
+        layers += [nn.Conv2d(c_in, c_out, k, padding=pad), nn.ReLU()] + ([nn.MaxPool2d(2)] if pool else [])
+        size = (size + 2 * pad - k + 1) // (2 if pool else 1)
+    hidden = 256
+    net = nn.Sequential(*layers, nn.Flatten(), nn.Linear(shape[-1][1] * size * size, hidden), nn.ReLU(),
+                        nn.Dropout(0.3), nn.Linear(hidden, CLASSES))
+    names = [f"c{k + 1}" for k in range(len(shape))] + ["f1", "f2"]
     if start is not None:
         with torch.no_grad():
-            for name, layer in zip(("c1", "c2", "f1", "f2"), [m for m in net if isinstance(m, (nn.Conv2d, nn.Linear))]):
+            for name, layer in zip(names, [m for m in net if isinstance(m, (nn.Conv2d, nn.Linear))]):
                 w, b = start[name].astype(np.float32), start[name + "b"].astype(np.float32)
                 layer.weight[:len(w)].copy_(torch.tensor(w))  # a network of 10 classes grows its 11th
                 layer.bias[:len(b)].copy_(torch.tensor(b))
@@ -154,17 +172,20 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 12, start: dict[str, np.nd
         sched.step()
         print(f"epoch {_epoch + 1}/{epochs}", flush=True)
     net.eval()
-    layers = [m for m in net if isinstance(m, (nn.Conv2d, nn.Linear))]
     out = {}
-    for name, layer in zip(("c1", "c2", "f1", "f2"), layers):
+    for name, layer in zip(names, [m for m in net if isinstance(m, (nn.Conv2d, nn.Linear))]):
         out[name] = layer.weight.detach().numpy()
         out[name + "b"] = layer.bias.detach().numpy()
+    if deep:
+        out["pad"] = np.array([pad for _i, _o, _k, pad, _p in shape])
+        out["pool"] = np.array([int(pool) for _i, _o, _k, _pad, pool in shape])
     return out
 
 
 def accuracy(weights: dict[str, np.ndarray] | list[dict[str, np.ndarray]], x: np.ndarray, y: np.ndarray) -> float:
     members = weights if isinstance(weights, list) else [weights]
-    model = Model([{k: w[k].astype(np.float16).astype(np.float32) for k in LAYERS} for w in members])
+    model = Model([{k: v if k in SHAPE else v.astype(np.float16).astype(np.float32) for k, v in w.items()}
+                   for w in members])
     return float((model.log_probs(x).argmax(1) == y).mean())
 
 
