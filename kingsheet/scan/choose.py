@@ -616,8 +616,7 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
         n, option = made
         chosen = out[n]
         rest = tuple(o for o in chosen.options if o.cells != option.cells)
-        mended = out | {n: RowChoice((option, *rest), True, True, chosen.tried, chosen.stretch, chosen.numbers,
-                                     chosen.first_cells, chosen.first, chosen.needs)}
+        mended = out | {n: replace(chosen, options=(option, *rest), sure=True, changed=True)}
         if all(c.sure for c in mended.values()):
             return replace(check, choices=mended, settled=tuple(sorted({*check.settled, n})))
         again = check_totals(rules, mended, totals, players)  # the other rows not sure, weighed with it
@@ -866,8 +865,7 @@ def _one_number(first: tuple[str, tuple[int, ...]] | None, chosen: Option) -> bo
         return False
     k, was, now = cell
     a, b = str(abs(was)), str(abs(now))
-    return (len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1
-            and not any(v for i, v in enumerate(chosen.cells) if i != k))
+    return len(a) == len(b) and _one_edit(a, b) and not any(v for i, v in enumerate(chosen.cells) if i != k)
 
 
 def _lost_one(first: tuple[str, tuple[int, ...]] | None, chosen: Option) -> bool:
