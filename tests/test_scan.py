@@ -558,6 +558,42 @@ def test_the_totals_written_at_the_end_are_read_and_checked(tmp_path, runner, mo
     assert "do not add up with the rows as read" in res.output and (tmp_path / "g.toml").exists()
 
 
+def test_a_row_read_only_with_a_digit_otherwise_is_weighed_with_the_totals(tmp_path, monkeypatch):
+    """A row no reading of which the rules allow (a Взятки cell read odd, and nothing else) is read
+    again with a digit otherwise before the ИТОГО lines are checked, so that they weigh it with
+    the other rows: the totals then make it sure. Before, such a row left the totals unchecked
+    (MNIST validation sheets 20191 and 20299: a row the totals would have settled stayed to
+    confirm, and on 20299 every row was)."""
+    from synth import filled_sheet, photograph
+
+    import kingsheet.scan.digits as digits
+    import kingsheet.scan.reader as reader
+    from kingsheet.scan.choose import Reading
+
+    rng = random.Random(11)
+    pages, truth = filled_sheet("blank-4", FONT, rng, totals=True)
+    path = tmp_path / "totals.jpg"
+    path.write_bytes(photograph(pages[0], rng, quality=(80, 90)))
+    assert [r.choice.sure for r in reader.read_sheet([path]).rows] == [True] * len(truth)
+    k, j = next((k, j) for k, t in enumerate(truth) if t.game == "tricks" for j, v in enumerate(t.points) if v)
+    odd = abs(truth[k].points[j]) + 1  # no Взятки cell is odd
+    real, calls = digits.readings_of, []
+
+    def misread(cells, **options):
+        out = real(cells, **options)
+        if not calls:  # the players' cells first, then the totals
+            out[k * len(truth[k].points) + j] = [Reading(odd, -0.05)]
+        calls.append(len(cells))
+        return out
+
+    monkeypatch.setattr(digits, "readings_of", misread)
+    sheet = reader.read_sheet([path])
+    row = sheet.rows[k]
+    assert row.first[j] == -odd and row.cells == truth[k].points and row.choice.sure
+    assert sheet.totals is not None and sheet.totals.checked and sheet.totals.agree and k + 1 in sheet.totals.settled
+    assert all((r.game, r.cells) == (t.game, t.points) and r.choice.sure for r, t in zip(sheet.rows, truth))
+
+
 @pytest.mark.parametrize("rules_id", ["domino", "jokers"])
 def test_a_blank_scored_by_card_values_reads_back_with_its_signs(tmp_path, rules_id):
     """Domino (hearts −1 each, played to −31) and jokers (hearts by rank, a joker −20) score by card

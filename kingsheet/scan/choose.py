@@ -72,6 +72,7 @@ class RowChoice:
     needs: float = SURE  # the share this row needs to be sure (more where the count of games moved it)
     doubted: str = ""  # why a row the reader was sure of is to confirm all the same (doubt_sheet)
     near: bool = False  # no reading was accepted: the rows nearest to what was read (nearest_rows)
+    further: float = 0.0  # the readings were searched this much further (a log: near_own_game), a misread beyond less likely
 
     @property
     def cells(self) -> tuple[int, ...] | None:
@@ -257,6 +258,33 @@ def nearest_rows(rules: Rules, choice: RowChoice, game_cell: Sequence[Reading], 
     return replace(near, sure=False, near=True) if near.options else choice
 
 
+def near_own_game(rules: Rules, choice: RowChoice, candidates: Sequence[Sequence[Reading]],
+                  players: tuple[str, ...], number: int) -> RowChoice:
+    """On an ordered blank, a row whose cells the game its number reads as refuses, though some
+    other game accepts them (Кинг's −16 read −96, a row of Ералаш+, the 1 not among the reader's
+    readings of it: validation sheets 18008 and 20166): the rows of its own game with a digit read
+    otherwise (MISREAD_DIGIT less likely, as nearest_rows) join its options, so that the count of
+    games (assign_games, which runs next) weighs them with the others. Any other row is returned
+    as it is. A misread beyond these (MISREAD) is then as much less likely as a digit read otherwise:
+    the search has looked that much further."""
+    if not choice.options or len(choice.numbers) < 2 or choice.first is None:
+        return choice
+    own = choice.first[0]
+    if any(o.game == own for o in choice.options):
+        return choice
+    found = _Search([])
+    lists = [sorted(_one_digit_otherwise(c), key=lambda r: -r.score) for c in candidates]
+    _search(rules, own, dict(choice.numbers)[own], lists, players, number, BUDGET, 4, found)
+    if not found.accepted:
+        return choice
+    top = choice.options[0]
+    found.accepted += [(o.score, o.game, o.cells) for o in choice.options]
+    found.first = (top.score + choice.stretch, *choice.first)
+    merged = _verdict(found, len(found.accepted))
+    return replace(merged, tried=choice.tried + merged.tried, numbers=choice.numbers, first_cells=choice.first_cells,
+                   further=MISREAD_DIGIT)
+
+
 #: How likely the reader is to miss the leading 1 of a game's number (13 read as 3, 11 as 1: a thin
 #: stroke taken for a speck or joined to its neighbour), a log-probability. On photos of ordered
 #: blanks by training hands (60 sheets, seeds 3100000-3100059, as tools/scan/calibrate.py makes
@@ -407,7 +435,8 @@ def _assign_group(rules: Rules, choices: dict[int, RowChoice], count: dict[str, 
         return o.score if choices[n].numbers else math.log(max(o.share, 1e-300))
 
     logs = np.array([[np.logaddexp.reduce([log(n, o) for o in by_game[k].get(game, ())]
-                                          + [numbers[k].get(game, UNREAD) + MISREAD]) for game in games]
+                                          + [numbers[k].get(game, UNREAD) + MISREAD + choices[n].further])
+                      for game in games]
                      for k, n in enumerate(rows)])
     weights = np.ones_like(logs)
     for k, n in enumerate(rows):
@@ -837,7 +866,7 @@ def settle_mends(choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
 #: read, at SURE_CHANGED, is sure up to this stretch: one digit misread outright (MISREAD_DIGIT) of
 #: the reader's own first reading, as far as the lost 1 (LOST_ONE). Not on a sheet read badly
 #: (settle_mends), nor a row read only so on an ordered blank (its game was not weighed with the
-#: other rows' in the count of games, assign_games, which ran before). Chosen on validation sheets
+#: other rows' in the count of games, assign_games, which ran before; near_own_game's rows were). Chosen on validation sheets
 #: (tools/scan/validate.py: MNIST 18000-18199 and 20000-20299, VALIDATE_GOOGLE 41000-41099, the pen
 #: model 19800-19859, FRESH_FONTS 19700-19799, numbers crossed out 42000-42059; every sheet with a
 #: row to confirm read again): two rows became sure, both right (sheets 18098 and 20250), and no

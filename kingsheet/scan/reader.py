@@ -25,6 +25,7 @@ from kingsheet.scan.choose import (
     check_totals,
     choose_game_row,
     doubt_sheet,
+    near_own_game,
     nearest_rows,
     settle_mends,
     signed,
@@ -178,7 +179,9 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         gid = options[0] if fixed else _first_game(game_cell, games)
         firsts[number] = gid, tuple(signed(rules, gid, max(c, key=lambda r: r.score).value) or 0 for c in cands)
     if not fixed:
-        choices = assign_games(rules, choices)
+        choices = assign_games(rules, {n: near_own_game(rules, c, asked[n][2], players, n) for n, c in choices.items()})
+    # after the count (which did not weigh them), before the totals (which do: a row read only so is one of theirs)
+    choices = {n: nearest_rows(rules, c, *asked[n], players, n) for n, c in choices.items()}
     totals = None
     if total_boxes and total_boxes[0].page in by_page:
         lines = [cells_of(by_page[b.page], b.cells) for b in total_boxes]
@@ -186,7 +189,6 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         written_totals = [sums[k * n:(k + 1) * n] for k in range(len(lines))]
         totals = check_totals(rules, choices, written_totals, players)
         choices = totals.choices
-    choices = {n: nearest_rows(rules, c, *asked[n], players, n) for n, c in choices.items()}  # after the count
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
         choices = settle_mends(choices)
     choices = ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree))
