@@ -222,10 +222,40 @@ def test_on_an_ordered_blank_a_row_its_own_game_refuses_is_weighed_with_that_gam
     assert short[5].game == "king" and short[5].confidence < SURE_CHANGED and not settle_mends(short)[5].sure
     # never shown its own game's rows, the row is asked about, whatever the count makes of it
     assert not settle_mends(assign_games(rules, {5: king, 14: plus}))[5].sure
-    # a row its own game accepts, or one on a blank that prints its games, is left as it is
+    # a row its own game accepts is left as it is, and so is one no reading of which any game
+    # accepts (nearest_rows reads it again, after the count), on a fixed blank too
     assert near_own_game(rules, plus, [[Reading(30, 0.0)]] * 4, players, 14) is plus
+    nothing = choose_game_row(rules, number("king", "eralash+"), games, [[Reading(7, 0.0)]] * 4, players, 5)
+    assert not nothing.options and near_own_game(rules, nothing, [[Reading(7, 0.0)]] * 4, players, 5) is nothing
     fixed = choose_row(load_rules("blank-4"), "king", king_cells, players, number=5)
-    assert near_own_game(load_rules("blank-4"), fixed, king_cells, players, 5) is fixed
+    assert not fixed.options and near_own_game(load_rules("blank-4"), fixed, king_cells, players, 5) is fixed
+
+
+def test_the_count_of_games_overrules_a_plainly_read_number_only_where_the_cells_stand_as_read():
+    """Ералаш 0 −70 0 −26 on an ordered blank, its 7 read as 1 (Взятки) and Ералаш's number far below
+    GAME_FLOOR (MNIST validation sheet 18118): only Ералаш and Ералаш+ take those cells, and every
+    other game is another row's, so the count gives the row Ералаш. Its cells stand as the reader
+    read them: one misread number, and the row is sure. Where a cell had to change as well (−20
+    read, −26 taken), a number and a cell misread together, it is asked about (GAME_FLOOR)."""
+    from kingsheet.render.pdf import ordered_games
+    from kingsheet.scan.choose import GAME_FLOOR, Option, RowChoice, assign_games, choose_game_row
+
+    rules = load_rules("ordered")
+    games = list(ordered_games(rules))
+    players = ("А", "Б", "В", "Г")
+    zero = [Reading(None, -0.01)]
+    plain_one = [Reading(games.index("tricks") + 1, 0.0), Reading(games.index("hearts") + 1, -5.0)]
+    others = {n: RowChoice((Option(g, (0, 0, 0, 0), 0.999),), True, False, 1)
+              for n, g in enumerate(games, 1) if g != "eralash"}
+
+    def counted(last: list[Reading]) -> tuple:
+        row = choose_game_row(rules, plain_one, games, [zero, [Reading(70, -0.01)], zero, last], players, 7)
+        assert dict(row.numbers)["eralash"] < GAME_FLOOR and {o.game for o in row.options} == {"eralash", "eralash+"}
+        out = assign_games(rules, {**others, 7: row})[7]
+        return out.game, out.cells, out.confidence >= SURE_CHANGED, out.sure
+
+    assert counted([Reading(26, -0.01)]) == ("eralash", (0, -70, 0, -26), True, True)
+    assert counted([Reading(20, -0.01), Reading(26, -2.0)]) == ("eralash", (0, -70, 0, -26), True, False)
 
 
 def test_two_equally_likely_rows_are_flagged_with_the_alternative():
