@@ -376,7 +376,7 @@ def assign_games(rules: Rules, choices: dict[int, RowChoice]) -> dict[int, RowCh
     A row is sure when its game and cells carry at least SURE of that probability (SURE_CHANGED
     where that game is not the row's own likeliest, or the count took more than 1 % off it), its cells are
     sure as the reader read them, and its game's number is one the reader itself gave at least
-    GAME_FLOOR."""
+    GAME_FLOOR (or its cells stand as the reader read them, signs aside)."""
     from collections import Counter
 
     from kingsheet.core.rules import Order, Turn
