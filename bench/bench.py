@@ -484,9 +484,9 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     of held-out hand, each reported alone and together:
     Debian's handwriting fonts held out (tools/scan/handwriting.py: HELD_OUT_FONTS; and, apart,
     UNSEEN_FONTS, installed and chosen without being looked at), Google Fonts
-    handwriting held out (tools/scan/sources.py: HELD_OUT_GOOGLE), and the second half of MNIST's
-    test digits, written by people who wrote neither the training digits nor the first half, which
-    validates choices while the reader is built (tools/scan/sources.py: MNIST_HALVES); and the pen
+    handwriting held out (tools/scan/sources.py: HELD_OUT_GOOGLE), and the last 2,400 of MNIST's
+    test digits, written by students who wrote neither the training digits nor those that validate
+    choices while the reader is built (tools/scan/sources.py: MNIST_HALVES); and the pen
     model's held-out writers (tools/scan/pen.py: copybook digits drawn as strokes, a writer a sheet). Sheet k of a group is
     made from seed ``first + k`` (``--scan-sheets``, ``--scan-seed``: fresh sheets, never looked at);
     ``--scan-hands`` reads only some kinds (the same sheets as in a run of all four); ``--scan-pen``
@@ -507,7 +507,7 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
         groups.append(("Google Fonts", [FontHand(f) for f in fonts]))
     images, labels = mnist("t10k-bench") if "mnist" in hands else ([], [])
     if len(images):
-        groups.append(("MNIST test digits, second half (SD-1 writers, none in training or validation)",
+        groups.append(("MNIST test digits, last 2,400 (SD-1 writers, none in training or validation)",
                        [DigitsHand("mnist-t10k-bench", images, labels)]))
     if "unseen" in hands and (fonts := available(UNSEEN_FONTS)):
         groups.append(("Debian fonts kept unseen", [FontHand(f) for f in fonts]))

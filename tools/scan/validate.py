@@ -10,6 +10,7 @@ chosen on.
     python tools/scan/validate.py --fonts …                               # either, by FRESH_FONTS
     python tools/scan/validate.py --pen …                                 # either, by the pen model's
     python tools/scan/validate.py --google …                              # either, by VALIDATE_GOOGLE
+    python tools/scan/validate.py --sd1 …                                 # either, by MNIST's SD-1 writers
     python tools/scan/validate.py --crossed 0.05 …                        # sheets with numbers crossed out
 
 ``--fonts`` writes with the five Debian fonts of handwriting.FRESH_FONTS instead (sheet k by font
@@ -18,6 +19,8 @@ validation set, of fonts, beside MNIST's writers. ``--pen`` writes with the pen 
 writers (tools/scan/pen.py: WRITER_SPLITS["validate"], sheet k by writer k mod 400), never its
 training or held-out ones. ``--google`` writes with the Google handwriting families of
 sources.VALIDATE_GOOGLE (sheet k by family k mod 23): neither GOOGLE's trained nor its held-out ones.
+``--sd1`` writes with the first part of the second half instead (MNIST_HALVES: SD-1's high-school
+students, whose hands the bench read far worse than SD-3's; other students than the bench's).
 
 ``--crossed SHARE`` crosses out that share of the numbers and writes the right one beside or above
 (synth.cross_out, the bench's ``--scan-crossed``), to choose how such cells are read.
@@ -45,7 +48,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(Path(__file__).resolve().par
 NAMES = {"mnist": "MNIST test digits, first half (SD-3 writers: validation)",
          "fonts": "Debian fonts first used 2026-12-02 (FRESH_FONTS: validation)",
          "pen": "pen model, validation writers (copybook digits drawn as strokes)",
-         "google": "Google Fonts handwriting, validation families (VALIDATE_GOOGLE)"}
+         "google": "Google Fonts handwriting, validation families (VALIDATE_GOOGLE)",
+         "sd1": "MNIST test digits, second half's first part (SD-1 writers: validation)"}
+KINDS = ("--fonts", "--pen", "--google", "--sd1")
 _HAND: list[Any] = []
 
 
@@ -68,10 +73,11 @@ def _init(kind: str) -> None:
             sys.exit(hint)
         _HAND[:] = [FontHand(f) for f in available(FRESH_FONTS)]
         return
-    images, labels = mnist("t10k-validation")
+    split = "t10k-sd1-validation" if kind == "sd1" else "t10k-validation"
+    images, labels = mnist(split)
     if not len(images):
         sys.exit("MNIST is not fetched: python tools/scan/sources.py")
-    _HAND[:] = [DigitsHand("mnist-t10k-validation", images, labels)]
+    _HAND[:] = [DigitsHand(f"mnist-{split}", images, labels)]
 
 
 def _sheet(job: tuple[int, int, str, float]) -> tuple[Any, dict[str, Any]]:
@@ -117,11 +123,11 @@ def digits(count: int, first: int, out: Path, kind: str) -> None:
 
 def main() -> None:
     args = sys.argv[1:]
-    kinds = [a[2:] for a in args if a in ("--fonts", "--pen", "--google")]
+    kinds = [a[2:] for a in args if a in KINDS]
     if len(kinds) > 1:
-        sys.exit("--fonts, --pen and --google are validation sets: give one of them (or none, for MNIST).")
+        sys.exit(f"{', '.join(KINDS)} are validation sets: give one of them (or none, for MNIST's SD-3 writers).")
     kind = kinds[0] if kinds else "mnist"
-    args = [a for a in args if a not in ("--fonts", "--pen", "--google")]
+    args = [a for a in args if a not in KINDS]
     crossed = 0.0
     if "--crossed" in args:
         at = args.index("--crossed")
