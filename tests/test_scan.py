@@ -518,6 +518,35 @@ def test_a_short_stroke_beside_a_digit_is_also_read_as_part_of_it_or_as_nothing(
     assert 4 not in [r.value for r in digits.readings(pixels)]
 
 
+def test_a_stroke_broken_into_dots_is_read_both_as_a_1_and_as_nothing(monkeypatch):
+    """A 1 written so lightly that the photo breaks it into dots (MNIST's SD-1 writers, validation
+    sheet 50066: a King's +16 read +6, the dots left out as specks), or dots that are a stray mark
+    beside a digit (sheet 50054: −4 read −34): the cell is also read with the dots joined into the
+    stroke they were, a digit of its own, and without them, each DOTTED less likely, so that both
+    16 and 6 are readings for the rules to choose from. A stroke written whole is no line of dots."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    import kingsheet.scan.digits as digits
+
+    font = ImageFont.truetype(str(FONT), 56)
+    cell = Image.new("L", (200, 80), 240)
+    draw = ImageDraw.Draw(cell)
+    draw.text((90, 8), "6", font=font, fill=20)
+    for y in (14, 28, 42, 56):  # a slanted stroke, top to bottom, in dots
+        draw.ellipse((74 - y // 8, y, 79 - y // 8, y + 7), fill=60)
+    pixels = np.asarray(cell)
+    assert len(digits._dots(pixels)) == 1
+    read = {r.value: r.score for r in digits.readings(pixels)}
+    best = max(read.values())
+    assert read.get(16, -99) >= best + digits.DOTTED - 1 and read.get(6, -99) >= best + digits.DOTTED - 1
+    solid = Image.new("L", (200, 80), 240)
+    ImageDraw.Draw(solid).text((70, 8), "16", font=font, fill=20)
+    assert digits._dots(np.asarray(solid)) == []
+    monkeypatch.setattr(digits, "_dots", lambda cell: [])
+    read = {r.value: r.score for r in digits.readings(pixels)}
+    assert 16 not in read or read[16] < max(read.values()) - 4
+
+
 def test_a_digit_a_little_wider_than_tall_is_seldom_read_as_two():
     """A round 0 a little wider than tall: cut in two, its halves may look like digits, but pieces so
     shaped are seldom two digits (TOUCHING), so such readings weigh little against the 0."""

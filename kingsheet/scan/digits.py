@@ -83,7 +83,8 @@ def _segmentations(cell: np.ndarray, narrow: bool, struck: np.ndarray | None) ->
 
 
 def _unstruck(cell: np.ndarray, struck: np.ndarray) -> np.ndarray:
-    """The cell with the number crossed out (crossed_out's mask) taken away: paper where it was."""
+    """The cell with the ink under a mask taken away (a number crossed out, crossed_out's; a line of
+    dots, _dots'): paper where it was."""
     return np.where(struck, np.uint8(np.percentile(cell, 75)), cell).astype(np.uint8)
 
 
@@ -276,7 +277,7 @@ def _divisions(cell: np.ndarray, narrow: bool = False) -> list[Way]:
     if found is None:
         return []
     labels, pieces, apart, pale = found
-    out = _divisions_of(cell, narrow, labels, pieces, apart)
+    out = _divisions_of(cell, narrow, labels, pieces, apart) + _dotted_ways(cell, narrow)
     # a pale pen's faint ink joins its hairlines to its strokes, and may join digits written close together
     # too (a grey pen's «158», blurred by the photo, one piece): the cell is divided without it as well
     unjoined = _pieces(cell, join_faint=False) if pale else None
@@ -337,6 +338,99 @@ def _divisions_of(cell: np.ndarray, narrow: bool, labels: np.ndarray, pieces: li
                         out.append(Way(_touching(w / h) - SPLIT_COST / 2, [*plain[:k], *seam, *plain[k + 1:]],
                                        plain[k]))
     return out
+
+
+def _dotted_ways(cell: np.ndarray, narrow: bool) -> list[Way]:
+    """A stroke that came out as a line of dots (a 1 written lightly, its ink broken by the paper's
+    grain; or a stray mark): the cell divided without it and with it as a digit of its own, each
+    DOTTED less likely. As the ink falls, the dots are specks left out (a −16 read −6) or, joined by
+    a pencil's faint ink, a piece read as some digit (a stray mark beside a 4 read as 34)."""
+    out: list[Way] = []
+    for chain in _dots(cell):
+        without = _unstruck(cell, chain)  # paper where the dots were
+        found = _pieces(without)
+        if found is None:
+            continue
+        labels, pieces, apart, _pale = found
+        out += [way._replace(prior=way.prior + DOTTED) for way in _divisions_of(without, narrow, labels, pieces, apart)]
+        if len(pieces) < 3:  # the dots joined into the stroke they were, read as a digit of its own
+            stroke, drawn = _joined_dots(cell, chain)
+            ys, xs = np.nonzero(stroke)
+            dotted: Piece = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1,
+                             frozenset({int(labels.max()) + 1}))
+            marked = np.where(stroke, labels.max() + 1, labels)
+            out.append(Way(DOTTED, _cut(drawn, marked, sorted([*pieces, dotted], key=lambda b: b[0]))))
+    return out
+
+
+def _joined_dots(cell: np.ndarray, chain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A line of dots (_dots' mask) drawn as the stroke it was: each dot joined to the next by a line
+    as dark as the dots and about as thick; the stroke's mask and the cell with it drawn."""
+    import cv2
+
+    count, labels = cv2.connectedComponents(chain.astype(np.uint8), connectivity=8)
+    centres = sorted(((float(ys.mean()), float(xs.mean())) for k in range(1, count)
+                      for ys, xs in [np.nonzero(labels == k)]))
+    widths = [int(np.ptp(np.nonzero(labels == k)[1])) + 1 for k in range(1, count)]
+    line = np.zeros(cell.shape, np.uint8)
+    for (y0, x0), (y1, x1) in zip(centres, centres[1:]):
+        cv2.line(line, (round(x0), round(y0)), (round(x1), round(y1)), 1, max(2, int(np.median(widths) * 0.6)))
+    stroke = chain | (line > 0)
+    drawn = cell.copy()
+    drawn[stroke & ~chain] = np.uint8(np.median(cell[chain]))
+    return stroke, drawn
+
+
+def _dots(cell: np.ndarray) -> list[np.ndarray]:
+    """Lines of dots in a cell (its ink as the threshold cuts it, no faint ink joined): at least
+    two components, each less tall than DOT of the line and of the tallest component, each at
+    most DOT_GAP of the tallest's height below the one above it and as far sideways, together at
+    least DOTTED_TALL as tall as the tallest and at most DOTTED_WIDE as wide as tall. Each as a
+    mask of the cell."""
+    import cv2
+
+    blur = cv2.GaussianBlur(cell, (3, 3), 0)
+    _level, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    count, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    if count < 3:
+        return []
+    tall = int(stats[1:, 3].max())
+    small = sorted((k for k in range(1, count) if stats[k, 3] < DOT * tall and stats[k, 4] >= 4),
+                   key=lambda k: stats[k, 1])
+    chains: list[list[int]] = []
+    for k in small:  # top to bottom: each dot goes on the chain whose lowest dot is just above it
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        for chain in chains:
+            last = stats[chain[-1]]
+            if 0 <= y - (last[1] + last[3]) <= DOT_GAP * tall and abs((x + w / 2) - (last[0] + last[2] / 2)) <= DOT_GAP * tall:
+                chain.append(k)
+                break
+        else:
+            chains.append([k])
+    out = []
+    for chain in chains:
+        x0 = min(int(stats[k, 0]) for k in chain)
+        x1 = max(int(stats[k, 0] + stats[k, 2]) for k in chain)
+        y0 = min(int(stats[k, 1]) for k in chain)
+        y1 = max(int(stats[k, 1] + stats[k, 3]) for k in chain)
+        if len(chain) >= 2 and y1 - y0 >= DOTTED_TALL * tall and x1 - x0 <= DOTTED_WIDE * (y1 - y0) \
+                and all(stats[k, 3] < DOT * (y1 - y0) for k in chain):
+            out.append(np.isin(labels, chain))
+    return out
+
+
+#: A line of dots (_dots): each dot less tall than this share of the line and of the cell's tallest
+#: ink; on MNIST's SD-1 validation writers (tools/scan/validate.py --sd1), a 1 written lightly broke
+#: into four dots, each a fifth of the line, and a stray mark beside a 4 into two, each under half ...
+DOT = 0.5
+#: ... each at most this share of the tallest ink below the dot above it, and as far sideways ...
+DOT_GAP = 0.25
+#: ... the line at least this share as tall as the tallest ink, and at most this share as wide as tall.
+DOTTED_TALL = 0.5
+DOTTED_WIDE = 0.5
+#: A cell divided without a line of dots, or with it as a digit, is this much less likely than as
+#: its ink falls (a log-probability).
+DOTTED = -SPLIT_COST
 
 
 #: A piece of ink less tall than this share of the tallest is seldom a digit of its own: a stroke of
