@@ -389,8 +389,7 @@ def _dots(cell: np.ndarray) -> list[np.ndarray]:
     mask of the cell."""
     import cv2
 
-    blur = cv2.GaussianBlur(cell, (3, 3), 0)
-    _level, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    _blur, _level, binary = _otsu(cell)
     count, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
     if count < 3:
         return []
@@ -642,6 +641,15 @@ def _pieces(cell: np.ndarray, join_faint: bool = True) -> tuple[np.ndarray, list
     return labels, merged, apart if len(apart) <= 3 and len(apart) > len(merged) else merged, pale
 
 
+def _otsu(cell: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+    """The cell lightly blurred, its ink's threshold (Otsu's) and the ink it cuts (255; paper 0)."""
+    import cv2
+
+    blur = cv2.GaussianBlur(cell, (3, 3), 0)
+    level, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    return blur, float(level), binary
+
+
 def _components(cell: np.ndarray, join_faint: bool = True) -> tuple[np.ndarray, list[Piece], bool] | None:
     """The cell's ink components (labels) and those that may be (part of) a digit, left to right:
     specks, a minus sign and what is left of the printed lines left out; and whether a pale pen's
@@ -651,8 +659,7 @@ def _components(cell: np.ndarray, join_faint: bool = True) -> tuple[np.ndarray, 
     h, w = cell.shape
     if h < 8 or w < 8:
         return None
-    blur = cv2.GaussianBlur(cell, (3, 3), 0)
-    level, binary = cv2.threshold(blur, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    blur, level, binary = _otsu(cell)
     paper_level = float(np.percentile(cell, 75))
     strong = int((cell < paper_level - 40).sum())
     if strong < max(12, cell.size * 0.002):

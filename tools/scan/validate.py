@@ -12,6 +12,7 @@ chosen on.
     python tools/scan/validate.py --google …                              # either, by VALIDATE_GOOGLE
     python tools/scan/validate.py --sd1 …                                 # either, by MNIST's SD-1 writers
     python tools/scan/validate.py --crossed 0.05 …                        # sheets with numbers crossed out
+    python tools/scan/validate.py --habit across=0.05 …                   # sheets with a habit of synth.HABITS
 
 ``--fonts`` writes with the five Debian fonts of handwriting.FRESH_FONTS instead (sheet k by font
 k mod 5): fonts the bench read as unseen until one of them was looked at closely, now a second
@@ -24,6 +25,9 @@ students, whose hands the bench read far worse than SD-3's; other students than 
 
 ``--crossed SHARE`` crosses out that share of the numbers and writes the right one beside or above
 (synth.cross_out, the bench's ``--scan-crossed``), to choose how such cells are read.
+``--habit NAME=SHARE`` (again for more) gives the sheets a habit people have on paper (synth.HABITS,
+the bench's ``--scan-habit``): digits touching the cell's line, a number across two cells, a coffee
+ring, a fold.
 
 ``--rows`` keeps each sheet's rows as read beside what was written (JSON lines), to see what went
 wrong. ``--digits`` cuts the digits of such photos as tools/scan/photo_set.py does the training
@@ -80,11 +84,11 @@ def _init(kind: str) -> None:
     _HAND[:] = [DigitsHand(f"mnist-{split}", images, labels)]
 
 
-def _sheet(job: tuple[int, int, str, float]) -> tuple[Any, dict[str, Any]]:
+def _sheet(job: tuple[int, int, str, float, dict[str, float]]) -> tuple[Any, dict[str, Any]]:
     from bench import _ScanTally
 
-    k, seed, name, crossed = job
-    tally = _ScanTally(name, crossed=crossed)
+    k, seed, name, crossed, habits = job
+    tally = _ScanTally(name, crossed=crossed, habits=habits)
     return tally, tally.photo(_HAND[k % len(_HAND)], k, seed)
 
 
@@ -96,13 +100,14 @@ def _digits(seed: int) -> tuple[list[np.ndarray], list[int]]:
     return xs, ys
 
 
-def sheets(count: int, first: int, rows: Path | None, kind: str, crossed: float = 0.0) -> None:
+def sheets(count: int, first: int, rows: Path | None, kind: str, crossed: float = 0.0,
+           habits: dict[str, float] | None = None) -> None:
     from bench import _ScanTally
 
-    total = _ScanTally(NAMES[kind], crossed=crossed)
+    total = _ScanTally(NAMES[kind], crossed=crossed, habits=habits)
     with Pool(2, initializer=_init, initargs=(kind,)) as pool, \
             (rows.open("w", encoding="utf-8") if rows else io.StringIO()) as out:
-        for tally, detail in pool.imap_unordered(_sheet, [(k, first + k, NAMES[kind], crossed)
+        for tally, detail in pool.imap_unordered(_sheet, [(k, first + k, NAMES[kind], crossed, habits or {})
                                                                   for k in range(count)]):
             total.add(tally)
             out.write(json.dumps(detail, ensure_ascii=False) + "\n")
@@ -136,10 +141,22 @@ def main() -> None:
         except (IndexError, ValueError):
             sys.exit("--crossed takes the share of numbers crossed out, such as 0.05")
         del args[at:at + 2]
+    habits: dict[str, float] = {}
+    while "--habit" in args:
+        at = args.index("--habit")
+        name, _eq, share = (args[at + 1] if at + 1 < len(args) else "").partition("=")
+        from synth import HABITS
+        try:
+            habits[name] = float(share)
+        except ValueError:
+            habits[name] = -1.0
+        if name not in HABITS or not 0 <= habits[name] <= 1:
+            sys.exit(f"--habit takes NAME=SHARE, NAME one of {', '.join(HABITS)}, SHARE from 0 to 1 (such as across=0.05)")
+        del args[at:at + 2]
     if args[:1] == ["--digits"] and len(args) == 4:
         digits(int(args[1]), int(args[2]), Path(args[3]), kind)
     elif len(args) in (2, 4) and (len(args) == 2 or args[2] == "--rows"):
-        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None, kind, crossed)
+        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None, kind, crossed, habits)
     else:
         sys.exit(__doc__)
 
