@@ -1451,25 +1451,32 @@ def test_a_hard_shadow_across_a_corner_mark_is_read_through(tmp_path, corner):
     assert len(sheet.rows) == 6 and sum(right) >= 5 and all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))
 
 
-def test_a_number_written_across_two_cells_is_asked_about(tmp_path):
+def test_a_number_written_across_two_cells_is_asked_about_unless_it_reads_whole_in_one(tmp_path):
     """synth's across habit: numbers written astride the line between two cells, each cell holding a
-    part. Each such row is asked about (never passed as read), and the sentence says why."""
+    part. Such a row is asked about, and the sentence says why, unless it was read surely as its ink
+    reads with the strokes through the line given wholly to one of the two cells (page.astride):
+    row 5's 0 astride the line between the second and third players' cells, both 0."""
     from synth import filled_sheet, photograph
 
+    from kingsheet.scan import reader
     from kingsheet.scan.choose import ACROSS
     from kingsheet.scan.game import row_fields, summary
-    from kingsheet.scan.reader import read_sheet
 
     rng = random.Random(10)
     pages, truth = filled_sheet("blank-4", FONT, rng, habits={"across": 0.05})
     path = tmp_path / "across.jpg"
     path.write_bytes(photograph(pages[0], rng, quality=(80, 90)))
-    sheet = read_sheet([path])
+    sheet = reader.read_sheet([path])
     assert len(sheet.rows) == len(truth)
     assert all(not r.choice.sure for r, want in zip(sheet.rows, truth) if (r.game, r.cells) != want)
+    assert [r.number for r in sheet.rows if not r.choice.sure] == [11]  # 11: across, and read poorly
+    assert sheet.rows[4].choice.sure and sheet.rows[4].cells == truth[4].points == (-16, 0, 0, 0)
+    with pytest.MonkeyPatch.context() as unread:  # the strokes through the line left unread: asked about
+        unread.setattr(reader, "astride", lambda page, boxes, at: None)
+        sheet = reader.read_sheet([path])
     across = [r for r in sheet.rows if r.choice.doubted == ACROSS]  # read well, and asked about for its line
     assert [r.number for r in across] == [5] and not across[0].choice.sure
-    assert [r.number for r in sheet.rows if not r.choice.sure] == [5, 11]  # 11: across, and read poorly
+    assert [r.number for r in sheet.rows if not r.choice.sure] == [5, 11]
     lines = summary(sheet)
     assert lines[across[0].number - 1].endswith("? confirm (a number in it is written across the line between two cells)")
     assert row_fields(sheet.rules, across[0])["note"] == (
@@ -1520,6 +1527,86 @@ def test_ink_across_a_cells_line_is_told_from_ink_beside_it_and_from_a_crease():
     creased[round(54.5 * PX):round(55 * PX), :] = 150  # a crease across the whole page
     creased[:, :round(60 * PX)] = (creased[:, :round(60 * PX)] * 0.8).astype(np.uint8)  # the facets lit apart
     assert not across_lines(creased, boxes)
+
+
+def test_a_thin_slanting_stroke_over_a_cells_line_is_ink_across():
+    """A fine pen's stroke crossing the line at a slant fills no pixel row on both sides of it; the
+    line is darker where the stroke lies on it, with ink beside it on each side: ink across."""
+    import cv2
+
+    from kingsheet.scan.page import PX, across_lines
+
+    boxes = [(20.0 + 20 * k, 50.0, 40.0 + 20 * k, 60.0) for k in range(4)]
+    page = np.full((round(120 * PX), round(120 * PX)), 230, np.uint8)
+    for x in {b[0] for b in boxes} | {boxes[-1][2]}:
+        page[:, round(x * PX) - 1:round(x * PX) + 1] = 150  # a light printed line down
+    for y in (50.0, 60.0):
+        page[round(y * PX) - 1:round(y * PX) + 1, :] = 150
+    stroke = page.copy()
+    cv2.line(stroke, (round(57 * PX), round(52.5 * PX)), (round(62 * PX), round(57 * PX)), 90, 2)  # 0.25 mm, steep
+    assert [c.line for c in across_lines(stroke, boxes)] == [2]
+    near = page.copy()
+    cv2.line(near, (round(55 * PX), round(52.5 * PX)), (round(59.6 * PX), round(57 * PX)), 90, 2)  # up to the line only
+    assert across_lines(near, boxes) == []
+
+
+@pytest.mark.parametrize(("read", "clear", "cells", "passed"), [
+    ([12, 4, 1, 124], (True, True), (-12, -4), True),  # a 2's foot past the line: the 2 continues the 1
+    ([2, None, None, 2], (True, True), (0, -2), False),  # a lone 2 over the line: whose is it?
+    ([2, None, None, 2], (True, True), (-2, 0), False),
+    ([0, None, None, 0], (True, True), (0, 0), True),  # a lone 0 over the line between two cells of 0
+    ([12, 4, 1, 124], (True, False), (-12, -4), False),  # the next cell's own digit beside the line
+    ([12, 4, 1, 124], (True, True), (-17, -4), False),  # read otherwise than the strokes given whole
+])
+def test_a_row_with_a_stroke_through_a_cells_line_passes_only_when_it_reads_whole_in_one_cell(
+        monkeypatch, read, clear, cells, passed):
+    """reader._read_astride on the four cells page.astride gives (the strokes through the line to
+    the left cell, the right without them; the left without them, the right with them): a row read
+    surely passes when one way reads as chosen, the cell given the strokes reads as a number of its
+    own without them, and the other's ink stands off the line; or when both ways read the same."""
+    from dataclasses import replace
+
+    from kingsheet.scan import digits, reader
+    from kingsheet.scan.choose import Option, Reading, RowChoice
+    from kingsheet.scan.page import Astride, Crossing
+
+    blank = np.full((10, 10), 255, np.uint8)
+    monkeypatch.setattr(reader, "astride", lambda page, boxes, at: Astride(blank, blank, blank, blank, clear))
+    monkeypatch.setattr(digits, "readings_of", lambda cells: [[Reading(v, -0.01)] for v in read])
+    choice = RowChoice((Option("tricks", (0, *cells, 0), 1.0),), sure=True, changed=False, tried=1)
+    assert reader._read_astride(choice, blank, [()] * 4, [Crossing(2, 0, 1)]) is passed
+    assert reader._read_astride(replace(choice, sure=False), blank, [()] * 4, [Crossing(2, 0, 1)]) is False
+
+
+def test_the_strokes_through_a_cells_line_are_given_wholly_to_one_cell_then_the_other():
+    """page.astride on a drawn row: a digit in the second cell whose foot runs 1.5 mm past its line
+    into the third, which holds a digit of its own. Given to the left, the second cell is widened to
+    hold the whole foot and the third keeps only its own digit; given to the right, the foot's
+    digit goes whole to the third and the second is left empty. The printed line is gone from both;
+    a line at the row's end is not astride two cells."""
+    from kingsheet.scan.page import PX, Crossing, across_lines, astride
+
+    boxes = [(20.0 + 20 * k, 50.0, 40.0 + 20 * k, 60.0) for k in range(4)]
+    page = np.full((round(120 * PX), round(120 * PX)), 215, np.uint8)
+    for x in {b[0] for b in boxes} | {boxes[-1][2]}:
+        page[:, round(x * PX) - 1:round(x * PX) + 1] = 90
+    for y in (50.0, 60.0):
+        page[round(y * PX) - 1:round(y * PX) + 1, :] = 90
+    page[round(52 * PX):round(57 * PX), round(55 * PX):round(55.6 * PX)] = 40  # the second cell's digit, a stroke down
+    page[round(56.4 * PX):round(57 * PX), round(55 * PX):round(61.5 * PX)] = 40  # its foot, through the line at 60 mm
+    page[round(52 * PX):round(57 * PX), round(70 * PX):round(70.6 * PX)] = 40  # the third cell's own digit
+    crossings = across_lines(page, boxes)
+    assert [c.line for c in crossings] == [2]
+    cells = astride(page, boxes, crossings[0])
+    assert cells is not None and cells.clear == (True, True)  # each cell's own digit stands off the line
+    left_given, right_taken, left_taken, right_given = cells[:4]
+    inked = [np.nonzero((c < 128).any(axis=0))[0] for c in cells[:4]]
+    assert (left_given < 128).sum() > (left_taken < 128).sum() == 0  # the whole digit goes left, or none of it
+    assert inked[0].max() > round(19.2 * PX)  # the foot past where the second cell is cut (at 59.2 mm)
+    assert len(inked[1]) and inked[1].min() > round(8 * PX)  # the third keeps its own digit only (at 70 mm)
+    assert (right_given < 128).sum() > (right_taken < 128).sum() > 0
+    assert ((right_given < 200) & (right_given > 60)).sum() == 0  # no printed line left in it (grey 90)
+    assert astride(page, boxes, Crossing(4, round(100 * PX), round(100 * PX) + 1)) is None
 
 
 def test_the_pen_model_draws_each_writer_alike_and_keeps_its_splits_apart():

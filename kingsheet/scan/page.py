@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -287,22 +287,35 @@ def cell(page: np.ndarray, box: tuple[float, ...]) -> np.ndarray:
 #: left out, where the lines across are); a digit's stroke is 3–6 pixels thick here.
 ACROSS_ROWS = 3
 ACROSS_NEAR = 2  # pixels either side of the printed line that a stroke through it fills
+#: ... or the line darker than itself by this much (of 255) where a thin or slanting stroke lies on it.
+ACROSS_DARKER = 40
 
 
-def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> bool:
-    """Whether handwriting runs across one of the printed lines down that bound a row's cells
+class Crossing(NamedTuple):
+    """Handwriting through a printed line down (across_lines): which line of the row (0: the left
+    side of its first cell; k: the side between cells k-1 and k), and the line's first and last
+    column of pixels on the page."""
+
+    line: int
+    left: int
+    right: int
+
+
+def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> list[Crossing]:
+    """Where handwriting runs across one of the printed lines down that bound a row's cells
     (``boxes``, left to right): a number written across two cells, or out of the grid. Its digits are
     then cut in two by the cells, and what each cell holds may make a row the rules allow."""
     import cv2
 
+    found: list[Crossing] = []
     if not boxes:
-        return False
+        return found
     y0, y1 = boxes[0][1], boxes[0][3]
     dy = (y1 - y0) * 0.15
     h, w = page.shape
     top, bottom = max(0, round((y0 + dy) * PX)), min(h, round((y1 - dy) * PX))
     above, below = max(0, round((y0 - 30) * PX)), min(h, round((y1 + 30) * PX))
-    for x in [b[0] for b in boxes] + [boxes[-1][2]]:
+    for k, x in enumerate([b[0] for b in boxes] + [boxes[-1][2]]):
         left, right = max(0, round((x - 2) * PX)), min(w, round((x + 2) * PX))
         tall = page[above:below, left:right]  # the line down, over the rows about: handwriting is only here and there
         if tall.shape[0] < 8 or tall.shape[1] < 2 * ACROSS_NEAR + 2 or bottom - top < 8:
@@ -317,12 +330,89 @@ def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> bool:
         row = tall[top - above:bottom - above]
         smooth = cv2.GaussianBlur(row, (5, 5), 0)
         ink = (row < paper - 40) & (smooth.astype(np.int16) < cv2.dilate(smooth, np.ones((13, 13), np.uint8)) - 30)
-        # a stroke through the line: ink on both sides of it, touching it (no paper between)
+        # a stroke through the line: ink on both sides of it, touching it (no paper between) ...
         beside = ink[:, max(0, a - ACROSS_NEAR):a].all(axis=1) & ink[:, b + 1:b + 1 + ACROSS_NEAR].all(axis=1)
-        beside &= ink.mean(axis=1) < 0.9  # not a line across the whole strip (a fold's crease, a ring's rim)
-        if int(beside.sum()) >= ACROSS_ROWS:
-            return True
-    return False
+        # ... or a thin or slanting one (a fine pen's 2 written over the line): the line darker where
+        # the stroke lies on it, with ink beside it on both sides within a few rows
+        on_line = row[:, a:b + 1].min(axis=1).astype(np.int16) < int(np.median(row[:, a:b + 1])) - ACROSS_DARKER
+        reach = np.ones((2 * ACROSS_NEAR + 1, 1), np.uint8)
+        sides = [np.asarray(cv2.dilate(np.asarray(ink[:, cols].any(axis=1), np.uint8).reshape(-1, 1), reach))[:, 0] > 0
+                 for cols in (slice(max(0, a - 2 * ACROSS_NEAR), a), slice(b + 1, b + 1 + 2 * ACROSS_NEAR))]
+        slanting = on_line & sides[0] & sides[1]
+        whole = ink.mean(axis=1) < 0.9  # not a line across the whole strip (a fold's crease, a ring's rim)
+        if int((beside & whole).sum()) >= ACROSS_ROWS or int((slanting & whole).sum()) >= ACROSS_ROWS:
+            found.append(Crossing(k, left + a, left + b))
+    return found
+
+
+class Astride(NamedTuple):
+    """The two cells beside a line that handwriting crosses, read again (astride): the strokes through
+    the line given wholly to the left cell, then to the right; and whether each cell's own ink, the
+    strokes through the line taken away, keeps ASTRIDE_CLEAR away from the line."""
+
+    left_given: np.ndarray
+    right_taken: np.ndarray
+    left_taken: np.ndarray
+    right_given: np.ndarray
+    clear: tuple[bool, bool]
+
+
+#: A cell's own ink this far from the line beside it (mm) stands apart from strokes through it.
+ASTRIDE_CLEAR = 1.5
+
+
+def astride(page: np.ndarray, boxes: Sequence[tuple[float, ...]], at: Crossing) -> Astride | None:
+    """The two cells beside a line that handwriting crosses (across_lines; a line between two
+    cells), each cut as ``cell`` cuts it, twice: the ink through the line given wholly to the cell on
+    its left (that cell widened to hold it, the other without it), then wholly to the one on its
+    right; the printed line taken out. None: a line at the row's end, or too near the page's edge."""
+    import cv2
+
+    if not 0 < at.line < len(boxes):
+        return None
+    (x0, y0, _x, y1), x, x1 = boxes[at.line - 1], boxes[at.line][0], boxes[at.line][2]
+    dy = (y1 - y0) * 0.1
+    top, bottom, left = round((y0 + dy) * PX), round((y1 - dy) * PX), round((x0 + 0.8) * PX)
+    strip = page[top:bottom, left:round((x1 - 0.8) * PX)]
+    a, b = at.left - left, at.right - left  # the line's columns in the strip
+    ends = round((x - 0.8) * PX) - left, round((x + 0.8) * PX) - left  # where each cell stops by the line
+    if top < 0 or bottom > page.shape[0] or not 0 < a <= b < strip.shape[1] - 1 or not 0 < ends[0] <= ends[1]:
+        return None
+    paper = np.uint8(_quantile(strip, 0.75))
+    ink = strip < int(paper) - 40
+    down = ink.mean(axis=0) >= 0.5  # the line with its soft edges: dark down most of the strip
+    while a > 1 and down[a - 1]:
+        a -= 1
+    while b < strip.shape[1] - 2 and down[b + 1]:
+        b += 1
+    # the line itself only where a stroke runs through it: darker than the line, or ink on both sides
+    darker = strip[:, a:b + 1].astype(np.int16) < int(np.median(strip[:, a:b + 1])) - ACROSS_DARKER
+    ink[:, a:b + 1] = darker | (ink[:, a - 1] & ink[:, b + 1])[:, None]
+    _count, labels = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    core = np.isin(labels, np.unique(labels[:, a:b + 1][ink[:, a:b + 1]]))
+    xs = np.nonzero(core.any(axis=0))[0]
+    if len(xs) == 0:
+        return None
+    through = cv2.dilate(core.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0  # with its strokes' soft edges
+    clean = strip.copy()
+    clean[:, a:b + 1] = np.where(core[:, a:b + 1], strip[:, a:b + 1], paper)  # the printed line gone
+    taken = clean.copy()
+    taken[through] = paper
+    out = []
+    for to_left in (True, False):
+        own, other = (slice(0, ends[0]), slice(ends[1], None))[::1 if to_left else -1]
+        wide = slice(0, max(ends[0], int(xs.max()) + 2)) if to_left else slice(max(0, min(ends[1], int(xs.min()) - 1)), None)
+        given = clean.copy()
+        beyond = np.ones(given.shape, bool)
+        beyond[:, own] = False
+        given[beyond & ~through] = paper  # beyond its own cell, only the ink through the line
+        pair = [given[:, wide], taken[:, other]]
+        out += pair if to_left else pair[::-1]
+    mine = taken < int(paper) - 40  # each cell's own ink, the strokes through the line gone ...
+    mine[mine.mean(axis=1) > 0.5] = False  # ... not a printed line across, at the strip's top or bottom
+    own_ink = mine.sum(axis=0) >= 2
+    near = round(ASTRIDE_CLEAR * PX)
+    return Astride(out[0], out[1], out[2], out[3], clear=(not own_ink[max(0, a - near):a].any(), not own_ink[b + 1:b + 1 + near].any()))
 
 
 def _quantile(image: np.ndarray, q: float) -> float:

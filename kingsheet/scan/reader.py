@@ -34,8 +34,10 @@ from kingsheet.scan.choose import (
 from kingsheet.scan.page import (
     LINED_UP,
     Code,
+    Crossing,
     Unreadable,
     across_lines,
+    astride,
     cells_of,
     lines_in_place,
     photo_page,
@@ -152,7 +154,8 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     struck = [crossed_out(cell) for c in cut for cell in c[1:]]  # found once: read without them, and marked
     player_cells = readings_of([cell for c in cut for cell in c[1:]], struck=struck)
     # rows the paper itself marks as to check: a number crossed out and written again, or across a line
-    across = {number for number, boxes in on_photos if across_lines(by_page[boxes.page], boxes.cells)}
+    across = {number: (by_page[boxes.page], boxes.cells, through) for number, boxes in on_photos
+              if (through := across_lines(by_page[boxes.page], boxes.cells))}
     crossed = {number: (cut[k][1:], struck[k * n:(k + 1) * n]) for k, (number, _boxes) in enumerate(on_photos)
                if any(mask is not None for mask in struck[k * n:(k + 1) * n])}
     read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {
@@ -192,8 +195,10 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
         choices = settle_mends(choices)
     choices = ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree))
-    marked = {**dict.fromkeys(across, ACROSS), **{number: CROSSED for number, (cells, masks) in crossed.items()
-                                                  if not _read_through(choices[number], cells, masks)}}
+    marked = {**{number: ACROSS for number, (page, boxes, through) in across.items()
+                 if not _read_astride(choices[number], page, boxes, through)},
+              **{number: CROSSED for number, (cells, masks) in crossed.items()
+                 if not _read_through(choices[number], cells, masks)}}
     choices = ask_marked(choices, marked)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
     return SheetRead(rules, first or code_of, rows, totals, by_page, layout)
@@ -214,6 +219,40 @@ def _read_through(choice: RowChoice, cells: Sequence[Any], masks: Sequence[Any])
             if abs(value) not in whole or abs(value) in without:
                 return False
     return True
+
+
+def _read_astride(choice: RowChoice, page: Any, boxes: Sequence[tuple[float, ...]], lines: Sequence[Crossing]) -> bool:
+    """Whether a row where handwriting runs through a line between two cells (across_lines) was read,
+    surely, as a digit of one cell that only touches or pokes past its line (a 2's foot, a 0 written
+    wide): the strokes through the line given wholly to that cell (page.astride), both cells read as
+    the row was chosen, each as its likeliest reading; that cell holding a number of its own beside
+    them (they continue it); and the other cell's own ink standing apart from the line. Or the row
+    reads the same whichever cell they are given to. A number written astride the line, or alone
+    over it, is asked about otherwise; so is a line at the row's end."""
+    from kingsheet.scan.digits import readings_of
+
+    if not choice.sure or choice.cells is None:
+        return False
+    for at in lines:
+        cells = astride(page, boxes, at)
+        if cells is None:
+            return False
+        given_l, taken_r, taken_l, given_r = readings_of(
+            [cells.left_given, cells.right_taken, cells.left_taken, cells.right_given])
+        want_l, want_r = abs(choice.cells[at.line - 1]), abs(choice.cells[at.line])
+        to_left = _reads_as(given_l, want_l) and _reads_as(taken_r, want_r)
+        to_right = _reads_as(given_r, want_r) and _reads_as(taken_l, want_l)
+        if to_left and to_right:
+            continue  # the same row whichever cell they are given to (a 0 astride two cells of 0)
+        if not (to_left and taken_l[0].value is not None and cells.clear[1]
+                or to_right and taken_r[0].value is not None and cells.clear[0]):
+            return False
+    return True
+
+
+def _reads_as(readings: Sequence[Any], value: int) -> bool:
+    """Whether a cell's likeliest reading is this number (0: also an empty cell)."""
+    return readings[0].value == value or (value == 0 and readings[0].value is None)
 
 
 def _one_photo_a_page(pages: Sequence[int]) -> None:
