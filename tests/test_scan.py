@@ -1530,8 +1530,9 @@ def test_ink_across_a_cells_line_is_told_from_ink_beside_it_and_from_a_crease():
 
 
 def test_a_thin_slanting_stroke_over_a_cells_line_is_ink_across():
-    """A fine pen's stroke crossing the line at a slant fills no pixel row on both sides of it; the
-    line is darker where the stroke lies on it, with ink beside it on each side: ink across."""
+    """A fine pen's stroke crossing the line between two cells at a slant fills no pixel row on both
+    sides of it; the line is darker where the stroke lies on it, with ink beside it on each side: ink
+    across. Not on the grid's outer sides, which a coffee ring's rim crosses as often."""
     import cv2
 
     from kingsheet.scan.page import PX, across_lines
@@ -1548,6 +1549,9 @@ def test_a_thin_slanting_stroke_over_a_cells_line_is_ink_across():
     near = page.copy()
     cv2.line(near, (round(55 * PX), round(52.5 * PX)), (round(59.6 * PX), round(57 * PX)), 90, 2)  # up to the line only
     assert across_lines(near, boxes) == []
+    side = page.copy()  # on the grid's outer side: a coffee ring's rim as often as a number out of the grid
+    cv2.line(side, (round(17 * PX), round(52.5 * PX)), (round(22 * PX), round(57 * PX)), 90, 2)
+    assert across_lines(side, boxes) == []
 
 
 @pytest.mark.parametrize(("read", "clear", "cells", "passed"), [

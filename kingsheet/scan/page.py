@@ -332,15 +332,16 @@ def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> list[C
         ink = (row < paper - 40) & (smooth.astype(np.int16) < cv2.dilate(smooth, np.ones((13, 13), np.uint8)) - 30)
         # a stroke through the line: ink on both sides of it, touching it (no paper between) ...
         beside = ink[:, max(0, a - ACROSS_NEAR):a].all(axis=1) & ink[:, b + 1:b + 1 + ACROSS_NEAR].all(axis=1)
-        # ... or a thin or slanting one (a fine pen's 2 written over the line): the line darker where
-        # the stroke lies on it, with ink beside it on both sides within a few rows
+        # ... or, on a line between two cells, a thin or slanting one (a fine pen's 2 written over the
+        # line): the line darker where the stroke lies on it, with ink beside it on both sides within a
+        # few rows (not on the grid's outer sides, which a coffee ring's rim crosses as often)
         on_line = row[:, a:b + 1].min(axis=1).astype(np.int16) < int(np.median(row[:, a:b + 1])) - ACROSS_DARKER
         reach = np.ones((2 * ACROSS_NEAR + 1, 1), np.uint8)
         sides = [np.asarray(cv2.dilate(np.asarray(ink[:, cols].any(axis=1), np.uint8).reshape(-1, 1), reach))[:, 0] > 0
                  for cols in (slice(max(0, a - 2 * ACROSS_NEAR), a), slice(b + 1, b + 1 + 2 * ACROSS_NEAR))]
         slanting = on_line & sides[0] & sides[1]
         whole = ink.mean(axis=1) < 0.9  # not a line across the whole strip (a fold's crease, a ring's rim)
-        if int((beside & whole).sum()) >= ACROSS_ROWS or int((slanting & whole).sum()) >= ACROSS_ROWS:
+        if int((beside & whole).sum()) >= ACROSS_ROWS or (0 < k < len(boxes) and int((slanting & whole).sum()) >= ACROSS_ROWS):
             found.append(Crossing(k, left + a, left + b))
     return found
 
