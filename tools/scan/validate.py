@@ -141,16 +141,17 @@ def main() -> None:
         except (IndexError, ValueError):
             sys.exit("--crossed takes the share of numbers crossed out, such as 0.05")
         del args[at:at + 2]
+    from synth import HABITS
+
     habits: dict[str, float] = {}
     while "--habit" in args:
         at = args.index("--habit")
         name, _eq, share = (args[at + 1] if at + 1 < len(args) else "").partition("=")
-        from synth import HABITS
         try:
             habits[name] = float(share)
         except ValueError:
-            habits[name] = -1.0
-        if name not in HABITS or not 0 <= habits[name] <= 1:
+            share = ""
+        if not share or name not in HABITS or not 0 <= habits[name] <= 1:
             sys.exit(f"--habit takes NAME=SHARE, NAME one of {', '.join(HABITS)}, SHARE from 0 to 1 (such as across=0.05)")
         del args[at:at + 2]
     if args[:1] == ["--digits"] and len(args) == 4:
