@@ -79,3 +79,56 @@ def running(game: Path, lang: str = "ru", token: str = TOKEN) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@contextlib.contextmanager
+def served(game: Path, lang: str = "ru") -> Iterator[tuple[str, str, object]]:
+    """`kingsheet serve` as a person starts it, in a process of its own (its memory and its printed
+    words are its own): the base address, the token it printed, and the process. Stopped at the end;
+    its stderr is in ``proc.stderr_text`` then."""
+    import re
+    import subprocess
+    import sys
+    import tempfile
+
+    port = free_port()
+    err = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below, after the process ends
+    proc = subprocess.Popen([sys.executable, "-c", "from kingsheet.cli import main; main()", "serve", str(game), "--port", str(port),
+                             "--lang", lang], stdout=subprocess.PIPE, stderr=err, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        deadline = time.monotonic() + 30
+        token = None
+        while token is None and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/\?t=(\S+)", line)
+            if found:
+                port, token = int(found[1]), found[2]
+        if token is None:
+            raise RuntimeError("kingsheet serve did not print its address")
+        base = f"http://127.0.0.1:{port}"
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+            time.sleep(0.05)
+        yield base, token, proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except Exception:
+            proc.kill()
+            proc.wait(10)
+        err.seek(0)
+        proc.stderr_text = err.read().decode("utf-8", "replace")
+        err.close()
+
+
+def peak_memory_mb(pid: int) -> float:
+    """The most memory a process has held so far (VmHWM), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmHWM")

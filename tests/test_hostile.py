@@ -497,3 +497,24 @@ def test_a_thousand_deal_eight_player_template_checks_and_prints_in_bounded_memo
     assert kingsheet("export", str(game), "-o", str(tmp_path / "g.pdf"), "--force", timeout=60).returncode in (0, 1)
     assert (tmp_path / "g.pdf").stat().st_size > 0
     assert max(PEAKS[before:]) < MEMORY_MB
+
+
+def test_a_photo_past_sixteen_megapixels_is_decoded_smaller_or_refused(tmp_path):
+    """A blank needs no more than 16 MP: a bigger JPEG (a 48 MP phone photo) is decoded at half or a
+    quarter of its size, in that much memory; a bigger picture of another kind is one sentence."""
+    cv2 = pytest.importorskip("cv2")
+    import numpy as np
+
+    from kingsheet.scan.page import READ_PIXELS, load, reduction
+
+    assert [reduction(s) for s in ((4000, 4000), (4001, 4000), (8000, 6000), (8001, 8000))] == [1, 2, 2, 4]
+    big = np.full((6000, 7000), 200, np.uint8)
+    big[1000:1100, :] = 0
+    jpeg = tmp_path / "big.jpg"
+    jpeg.write_bytes(cv2.imencode(".jpg", big)[1].tobytes())
+    img = load(jpeg)
+    assert img.shape[:2] == (3000, 3500) and img.shape[0] * img.shape[1] <= READ_PIXELS
+    assert img[525, 100].min() < 60 and img[100, 100].min() > 150  # the picture, at half its size
+    png = tmp_path / "big.png"
+    png.write_bytes(cv2.imencode(".png", big)[1].tobytes())
+    one_sentence(_scan(png), "big.png", "at most 16 megapixels")

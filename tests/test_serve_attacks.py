@@ -293,3 +293,130 @@ def test_a_burst_of_live_streams_stops_at_the_limit(played):
         with socket.create_connection((host, int(port)), timeout=5) as s:
             s.sendall(head)
             assert s.recv(12)[9:12] == b"200"
+
+
+# ---- photos, third round: bombs at once, a big body beside the phones, uploads cut off ---------------
+
+def _png_bomb(side: int = 7680) -> bytes:
+    """A grey PNG of side × side pixels that are all white: some 60 KB that decode to ``side²`` bytes."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    rows = zlib.compress((b"\0" + b"\xff" * side) * side, 9)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", rows) + chunk(b"IEND", b""))
+
+
+def _jpeg_bomb(side: int = 6000) -> bytes:
+    """A real grey JPEG of side × side pixels (36 MP), a few hundred KB."""
+    import cv2
+    import numpy as np
+
+    img = np.full((side, side), 255, np.uint8)
+    img[::97, :] = 0  # some lines, so that the reader has something to look at
+    ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 50])
+    assert ok
+    return data.tobytes()
+
+
+def _post(base: str, token: str, path: str, body: bytes, timeout: float = 120) -> tuple[int, dict]:
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(base + path, data=body, method="POST", headers={
+        "content-type": "application/json", "x-kingsheet-token": token, "origin": base})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def _get(base: str, token: str, path: str, timeout: float = 30) -> tuple[int, bytes]:
+    import urllib.request
+
+    req = urllib.request.Request(base + path, headers={"x-kingsheet-token": token})
+    with urllib.request.urlopen(req, timeout=timeout) as r:
+        return r.status, r.read()
+
+
+def test_twelve_photo_bombs_at_once_keep_the_server_small(played):
+    """Twelve phones send at once a photo that decodes to 59 MP (PNG) or 36 MP (JPEG): one sheet is
+    read at a time, the PNG is refused by its size before it is decoded, the JPEG is decoded at half
+    its size, the phones past the two places are told at once, and the server stays under 600 MB."""
+    pytest.importorskip("cv2")
+    import base64
+    from concurrent.futures import ThreadPoolExecutor
+
+    from serving import peak_memory_mb, served
+
+    png = json.dumps({"photos": [base64.b64encode(_png_bomb()).decode()]}).encode()
+    jpg = json.dumps({"photos": [base64.b64encode(_jpeg_bomb()).decode()] * 2}).encode()
+    with served(played, "en") as (base, token, proc):
+        start = peak_memory_mb(proc.pid)
+        barrier = threading.Barrier(12)
+
+        def one(k: int) -> tuple[int, dict]:
+            barrier.wait(30)
+            return _post(base, token, "/api/photo", png if k % 2 else jpg)
+
+        with ThreadPoolExecutor(12) as pool:
+            answers = list(pool.map(one, range(12)))
+        assert _get(base, token, "/api/state")[0] == 200  # the server is still the table's
+        peak = peak_memory_mb(proc.pid)
+    for status, answer in answers:
+        assert answer["ok"] is False and "\n" not in answer["error"], answer
+        assert status in (422, 503), (status, answer)
+        if status == 503:
+            assert "another phone's photos are being read" in answer["error"]
+    assert any(s == 503 for s, _a in answers)  # twelve at once cannot all be taken in
+    assert any("too large" in a["error"] for _s, a in answers)  # a PNG bomb got its sentence
+    assert peak < 600, f"the server grew from {start:.0f} MB to {peak:.0f} MB"
+    assert "Traceback" not in proc.stderr_text
+
+
+def test_a_big_body_is_parsed_while_the_phones_are_answered(played, monkeypatch):
+    """A 24 MB body is parsed away from the server's loop: while its parse is held, another phone's
+    state is answered (were it parsed on the loop, that answer would wait for it)."""
+    import kingsheet.serve.app as served_app
+
+    held, release = threading.Event(), threading.Event()
+    parse = served_app._parsed
+
+    def slow(raw: bytes) -> dict:
+        if len(raw) > served_app.PARSE_OFF_LOOP:
+            held.set()
+            release.wait(30)
+        return parse(raw)
+
+    monkeypatch.setattr(served_app, "_parsed", slow)
+    body = json.dumps({"photos": ["A" * (23 * 1024 * 1024)]}).encode()
+    with running(played) as base:
+        upload = threading.Thread(target=lambda: _post(base, TOKEN, "/api/photo", body), daemon=True)
+        upload.start()
+        try:
+            assert held.wait(30), "the big body never reached its parse"
+            status, state = _get(base, TOKEN, "/api/state", timeout=10)  # answered while the parse is held
+            assert status == 200 and json.loads(state)["ok"]
+        finally:
+            release.set()
+            upload.join(60)
+
+
+def test_uploads_cut_off_mid_body_print_no_traceback(played):
+    from serving import served
+
+    with served(played) as (base, token, proc):
+        port = int(base.rsplit(":", 1)[1])
+        for _k in range(20):
+            head = (f"POST /api/photo HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\ncontent-type: application/json\r\n"
+                    f"x-kingsheet-token: {token}\r\ncontent-length: 1000000\r\n\r\n").encode()
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+                s.sendall(head + b'{"photos": ["' + b"A" * 5000)
+        time.sleep(0.5)
+        assert _get(base, token, "/api/state")[0] == 200
+    assert "Traceback" not in proc.stderr_text, proc.stderr_text[:2000]
+    assert len(proc.stderr_text.splitlines()) <= 1, proc.stderr_text[:2000]

@@ -17,7 +17,11 @@ from kingsheet.core.problems import InputError
 
 PX = 8.0  # pixels a millimetre on the straightened page
 MAX_PHOTO_BYTES = 40 * 1024 * 1024
-MAX_PIXELS = 60_000_000
+MAX_PIXELS = 60_000_000  # a photo's header may say at most this many pixels
+# the straightened page is 1680 × 2376 px (PX a mm): a photo past this many pixels is decoded at a
+# half, a quarter or an eighth of its size (a JPEG scales as it decodes, in that much memory), so a
+# 48-megapixel phone photo costs what a 12-megapixel one does; any other picture past it is refused
+READ_PIXELS = 16_000_000
 MARK_AT, MARK = 6.0, 5.0  # mm: the centre of each corner mark from the page's edges, and its side
 
 
@@ -105,7 +109,8 @@ def picture_size(data: bytes) -> tuple[int, int] | None:
 
 def load(path: Path) -> np.ndarray:
     """The photo in colour (BGR), or grey when it is a grey picture; a file that is not a usable
-    picture is one sentence. Its size is read from its header and refused before it is decoded."""
+    picture is one sentence. Its size is read from its header and refused before it is decoded; a
+    JPEG of more than READ_PIXELS is decoded smaller, in the memory of the smaller picture."""
     import cv2
 
     from kingsheet.files.gamefile import read_bounded
@@ -116,15 +121,30 @@ def load(path: Path) -> np.ndarray:
         raise Unreadable(_("{path}: not a picture kingsheet can open (JPEG or PNG)").format(path=path))
     if size[0] * size[1] > MAX_PIXELS:
         raise Unreadable(_("{path}: the picture is too large").format(path=path))
+    factor = reduction(size)
+    if factor > 1 and not data.startswith(b"\xff\xd8"):
+        raise Unreadable(_("{path}: the picture is too large: a photo of the blank needs at most {mp} megapixels "
+                           "(send it smaller, or as a JPEG)").format(path=path, mp=READ_PIXELS // 1_000_000))
+    flags = {1: cv2.IMREAD_ANYCOLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+             8: cv2.IMREAD_REDUCED_COLOR_8}[factor]
     try:
-        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_ANYCOLOR)
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     except cv2.error:
         img = None
     if img is None:
         raise Unreadable(_("{path}: not a picture kingsheet can open (JPEG or PNG)").format(path=path))
-    if img.shape[0] * img.shape[1] > MAX_PIXELS:  # the header lied
+    if img.shape[0] * img.shape[1] > READ_PIXELS * 1.01:  # the header lied (a side halved rounds up)
         raise Unreadable(_("{path}: the picture is too large").format(path=path))
     return np.asarray(img)
+
+
+def reduction(size: tuple[int, int]) -> int:
+    """1, 2, 4 or 8: what a picture of ``size`` is decoded at (its sides divided by it), the least
+    that keeps it within READ_PIXELS."""
+    factor = 1
+    while factor < 8 and size[0] * size[1] > READ_PIXELS * factor * factor:
+        factor *= 2
+    return factor
 
 
 def find_code(gray: np.ndarray, where: str) -> tuple[Code, tuple[float, float]]:

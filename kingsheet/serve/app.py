@@ -24,7 +24,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
@@ -37,6 +37,10 @@ MAX_BODY = 16 * 1024  # a deal, an edit or a new game is a few hundred bytes
 PHOTO_PATH = "/api/photo"
 MAX_PHOTO_BODY = 24 * 1024 * 1024  # the photos of a blank's pages, as base64 in JSON
 PHOTO_SECONDS = 120.0  # a phone on a slow Wi-Fi sends a few megabytes within this
+# photos read at once: one is read (its pages one after another), one more may arrive and wait;
+# any other is refused before its body is taken in, so a burst of uploads costs two bodies' memory
+PHOTO_PLACES = 2
+PARSE_OFF_LOOP = 64 * 1024  # a body past this is parsed in a thread: no phone waits on it
 MAX_LISTENERS = 64  # phones following the sheet at once
 BODY_SECONDS = 10.0  # a request's body arrives within this, once its head has
 TICK = 0.1  # how often the live stream looks at the game file (s)
@@ -70,6 +74,8 @@ class Table:
         self.listeners = 0
         self.wake = asyncio.Event()  # set (and replaced) when a write through this server is saved
         self._answers: dict[tuple[str, str], tuple[str, bytes, str | None]] = {}
+        self.photos = 0  # photo requests admitted (being received, waiting or read)
+        self.reading = asyncio.Lock()  # one photo read at a time
 
     def changed(self) -> None:
         """Tell every live stream at once (a change from a terminal is found by the stream's look)."""
@@ -235,6 +241,19 @@ async def _body(request: Request) -> dict[str, Any]:
         raise _Answer(413, _("the request is too large")) from None
     except _TooSlow:
         raise _Answer(408, _("the request came too slowly")) from None
+    except ClientDisconnect:
+        raise _Gone from None
+    if len(raw) > PARSE_OFF_LOOP:  # megabytes of photos: parsed in a thread, the other phones answered meanwhile
+        return await run_in_threadpool(_parsed, raw)
+    return _parsed(raw)
+
+
+class _Gone(Exception):
+    """The phone went away before its request's body was whole: nobody is left to answer."""
+
+
+def _parsed(raw: bytes) -> dict[str, Any]:
+    """A request's body as the JSON object it must be, or the sentence why not."""
     try:
         text = raw.decode("utf-8") or "{}"
     except UnicodeDecodeError:
@@ -288,6 +307,8 @@ def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_H
                     return await work(request, table, lang)
                 except Answer as exc:  # the server's own refusals and the application layer's
                     return _json(exc.as_json(), exc.status)
+                except _Gone:  # the phone left mid-body: no traceback, no answer anyone reads
+                    return Response(status_code=400)
 
         return handle
 
@@ -474,9 +495,18 @@ async def post_undo(request: Request, table: Table, lang: str) -> Response:
 
 
 async def post_photo(request: Request, table: Table, lang: str) -> Response:
-    """The photos of a filled blank, read here; the rows come back to the phone to confirm."""
-    body = await _body(request)
-    return _json(await _threaded(lang, lambda: actions.read_photos(body, lang, table.path)))
+    """The photos of a filled blank, read here; the rows come back to the phone to confirm. One
+    sheet is read at a time and one more may wait; a phone past those is told at once, before its
+    photos are taken in."""
+    if table.photos >= PHOTO_PLACES:
+        raise _Answer(503, _("another phone's photos are being read; send these again in a minute"))
+    table.photos += 1
+    try:
+        body = await _body(request)
+        async with table.reading:
+            return _json(await _threaded(lang, lambda: actions.read_photos(body, lang, table.path)))
+    finally:
+        table.photos -= 1
 
 
 async def post_keep_photo(request: Request, table: Table, lang: str) -> Response:
