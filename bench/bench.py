@@ -1,6 +1,6 @@
 """Print every figure the issues ask for. Usage: python bench/bench.py [--quick] [section ...]
 
-Sections: verify, eralash, counted, cli, pdf, xlsx, batch, serve, site, club, scan. Timings are medians of repeated runs on this
+Sections: verify, eralash, counted, cli, pdf, xlsx, batch, serve, serve-attack, site, club, scan. Timings are medians of repeated runs on this
 machine; whole-process figures are compared with a minimal typer app measured in the same run.
 """
 
@@ -470,6 +470,99 @@ def bench_serve(quick: bool) -> None:
             proc.wait(10)
 
 
+def bench_serve_attack(quick: bool) -> None:
+    """`kingsheet serve` while phones send what an attack sent: twelve photos at once that decode to
+    tens of megapixels (the server's peak memory), and a phone's state asked while another phone's
+    24 MB body is taken in and parsed (how long that phone waits)."""
+    import base64
+    import json
+    import socket
+    import statistics
+    import struct
+    import threading
+    import zlib
+
+    import cv2
+    import httpx
+    import numpy as np
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    side = 7680
+    png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0))
+           + chunk(b"IDAT", zlib.compress((b"\0" + b"\xff" * side) * side, 9)) + chunk(b"IEND", b""))
+    grey = np.full((6000, 6000), 255, np.uint8)
+    grey[::97, :] = 0
+    jpeg = cv2.imencode(".jpg", grey, [cv2.IMWRITE_JPEG_QUALITY, 50])[1].tobytes()
+    with tempfile.TemporaryDirectory() as d:
+        game = Path(d) / "g.toml"
+        game.write_text('format = 1\nrules = "blank-4"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n', encoding="utf-8")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        proc = subprocess.Popen(kingsheet("serve", str(game), "--port", str(port)), stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, env=ENV)
+        token = (proc.stdout.readline() if proc.stdout else "").split("?t=")[1].split()[0]
+        base = f"http://127.0.0.1:{port}"
+        headers = {"x-kingsheet-token": token, "origin": base}
+
+        def hwm() -> float:
+            line = next(x for x in Path(f"/proc/{proc.pid}/status").read_text().splitlines() if x.startswith("VmHWM:"))
+            return int(line.split()[1]) / 1024
+
+        try:
+            while True:
+                try:
+                    httpx.get(f"{base}/api/state", headers=headers, timeout=2)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.01)
+            start = hwm()
+            bodies = [json.dumps({"photos": [base64.b64encode(png if k % 2 else jpeg).decode()]}).encode()
+                      for k in range(12)]
+            statuses: list[int] = []
+            t0 = time.perf_counter()
+
+            def send(body: bytes) -> None:
+                r = httpx.post(f"{base}/api/photo", content=body, timeout=300,
+                               headers={**headers, "content-type": "application/json"})
+                statuses.append(r.status_code)
+
+            threads = [threading.Thread(target=send, args=(b,)) for b in bodies]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            took = time.perf_counter() - t0
+            print(f"serve: twelve photo bombs at once (59 MP PNG, 36 MP JPEG): server {start:.0f} → {hwm():.0f} MB "
+                  f"peak (goal < 600 MB), {took:.1f} s, answers {sorted(statuses)}")
+            big = json.dumps({"photos": ["A" * (23 * 1024 * 1024)]}).encode()
+            waits: list[float] = []
+            for _round in range(2 if quick else 5):
+                done = threading.Event()
+
+                def upload(done: threading.Event = done) -> None:
+                    httpx.post(f"{base}/api/photo", content=big, timeout=120,
+                               headers={**headers, "content-type": "application/json"})
+                    done.set()
+
+                up = threading.Thread(target=upload)
+                up.start()
+                with httpx.Client(base_url=base, headers=headers, timeout=30) as c:
+                    while not done.is_set():
+                        t1 = time.perf_counter()
+                        c.get("/api/state")
+                        waits.append(time.perf_counter() - t1)
+                        time.sleep(0.01)
+                up.join()
+            print(f"serve: a phone's state while another phone sends 24 MB: {statistics.median(waits) * 1000:.0f} ms "
+                  f"median, {max(waits) * 1000:.0f} ms worst of {len(waits)} (goal ≤ 200 ms)")
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
 #: The kinds of held-out hand the scan bench reads (bench_scan), each reported alone and together.
 SCAN_HANDS = ("debian", "google", "mnist", "unseen", "pen")
 
@@ -810,7 +903,7 @@ def bench_club(quick: bool) -> None:
 
 
 SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "counted": bench_counted,
-            "cli": bench_cli, "pdf": bench_pdf, "serve": bench_serve, "scan": bench_scan,
+            "cli": bench_cli, "pdf": bench_pdf, "serve": bench_serve, "serve-attack": bench_serve_attack, "scan": bench_scan,
             "xlsx": bench_xlsx, "site": bench_site, "club": bench_club}
 
 
