@@ -311,3 +311,152 @@ def test_the_files_command_and_a_club_without_a_folder(club, monkeypatch):
     assert nowhere.exit_code == 2 and "--dir" in nowhere.output
     monkeypatch.setenv("KINGSHEET_FILE", str(club / "2026-11-27.toml"))  # the current game's folder
     assert json.loads(run.invoke(app, ["club", "ledger", "--json"]).stdout)["club"] == "Пятничный Кинг"
+
+
+# ---- hostile input, third round: a held lock, tampered figures, links out, odd payments, look-alikes ---
+
+def _run(*args: str) -> object:
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+def test_a_lock_held_by_another_process_is_waited_for_and_said_never_deleted(club, monkeypatch):
+    import sqlite3
+    import subprocess
+    import textwrap
+
+    import kingsheet.club.index as index
+
+    assert _run("club", "ledger", "--dir", str(club), "--lang", "en").exit_code == 0
+    path = club / INDEX_FILE
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import sqlite3, sys, time
+        conn = sqlite3.connect({str(path)!r}, isolation_level=None)
+        conn.execute("BEGIN EXCLUSIVE")
+        print("held", flush=True)
+        sys.stdin.readline()
+        conn.execute("INSERT INTO meta VALUES ('other', 'x')")
+        conn.execute("COMMIT")
+        print("committed", flush=True)
+    """)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        inode = path.stat().st_ino
+        monkeypatch.setattr(index, "LOCK_SECONDS", 0.5)
+        r = _run("club", "ledger", "--dir", str(club), "--lang", "en")
+        assert r.exit_code == 2
+        assert "index is in use by another kingsheet command" in r.output and "Traceback" not in r.output
+        assert len(r.output.strip().splitlines()) == 1
+        assert path.exists() and path.stat().st_ino == inode  # not taken for damage
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline().strip() == "committed"  # the other process's commit went through
+    finally:
+        holder.kill()
+        holder.wait(10)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT value FROM meta WHERE key = 'other'").fetchone() == ("x",)
+    assert _run("club", "ledger", "--dir", str(club), "--lang", "en").exit_code == 0
+
+
+@pytest.mark.parametrize("tamper", [
+    "UPDATE results SET minor = minor + 1000 WHERE seat = 0",
+    "UPDATE results SET won = 1 - won",
+    "DELETE FROM games WHERE id = (SELECT MIN(id) FROM games)",
+])
+def test_figures_changed_by_hand_in_the_index_are_made_again_from_the_files(club, tamper):
+    import sqlite3
+
+    before = _run("club", "ledger", "--dir", str(club), "--json")
+    assert before.exit_code == 0
+    with sqlite3.connect(club / INDEX_FILE) as conn:
+        conn.execute(tamper)
+    r = CliRunner().invoke(app, ["club", "ledger", "--dir", str(club), "--json", "--lang", "en"],
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "did not add up (was it changed by hand?); it was made again from the game files" in r.stderr
+    assert json.loads(r.stdout) == json.loads(before.stdout)
+    for command in ("standings", "player Вася", "files"):
+        assert _run("club", *command.split(), "--dir", str(club)).exit_code == 0
+
+
+def test_a_link_to_a_game_outside_the_folder_is_not_counted(club, tmp_path):
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "stranger.toml").write_text(
+        _evening("blank-4.toml", "2026-11-29", "100", "pairwise", {"Аня": "Чужой"}), encoding="utf-8")
+    (club / "stranger.toml").symlink_to(outside / "stranger.toml")
+    (club / "away").symlink_to(outside, target_is_directory=True)
+    (club / "inside-link.toml").symlink_to(club / "2026-11-27.toml")  # inside: the same game, counted once
+    r = CliRunner().invoke(app, ["club", "ledger", "--dir", str(club), "--json", "--lang", "en"],
+                           catch_exceptions=False)
+    assert r.exit_code == 0
+    assert "Чужой" not in r.stdout
+    assert "stranger.toml: not read: a link to a file outside the club's folder: not counted" in r.stderr
+    listed = json.loads(_run("club", "files", "--dir", str(club), "--json").stdout)
+    names = {f["file"] for f in listed["files"]}
+    assert "stranger.toml" in names and not any(n.startswith("away") for n in names)
+
+
+@pytest.mark.parametrize(("amount", "currency", "words"), [
+    ("0.001", "RUB", "0.001 cannot be paid in RUB: its smallest coin is 0.01 ₽"),
+    ("10.005", "RUB", "10.005 cannot be paid in RUB"),
+    ("1.5", "JPY", "1.5 cannot be paid in JPY"),
+])
+def test_a_payment_the_currency_cannot_pay_is_refused_both_ways_in(club, amount, currency, words):
+    before = (club / "club.toml").read_text(encoding="utf-8")
+    r = _run("club", "paid", "Вася", "Боря", amount, "--currency", currency, "--dir", str(club), "--lang", "en")
+    assert r.exit_code == 2 and words in r.output, r.output
+    assert (club / "club.toml").read_text(encoding="utf-8") == before
+    (club / "club.toml").write_text(before + f'\n[[paid]]\nfrom = "Вася"\nto = "Боря"\namount = "{amount}"\n'
+                                             f'currency = "{currency}"\n', encoding="utf-8")
+    r = _run("club", "ledger", "--dir", str(club), "--lang", "en")
+    assert r.exit_code == 2 and "club.toml: payment 2 " + words in r.output, r.output
+
+
+@pytest.mark.parametrize(("payer", "payee", "words"), [
+    ("Вася", "Вася", "payment 2 is from Вася to Вася; a payment is from one player to another"),
+    ("Аня", "Анна", "payment 2 is from Аня to Аня"),  # an alias is the same player
+    ("Ваня", "Боря", "payment 2 names Ваня, who plays in no game of the club"),
+    ("Вася", "Незнакомка", "payment 2 names Незнакомка, who plays in no game of the club"),
+])
+def test_club_toml_takes_only_the_payments_club_paid_would(club, payer, payee, words):
+    text = (club / "club.toml").read_text(encoding="utf-8")
+    (club / "club.toml").write_text(text + f'\n[[paid]]\nfrom = "{payer}"\nto = "{payee}"\namount = "5"\n',
+                                    encoding="utf-8")
+    for command in ("ledger", "standings"):
+        r = _run("club", command, "--dir", str(club), "--lang", "en")
+        assert r.exit_code == 2 and words in r.output, r.output
+        assert len(r.output.strip().splitlines()) == 1
+
+
+def test_an_invisible_character_in_a_name_is_refused_and_look_alikes_are_said(club):
+    hidden = _evening("blank-4.toml", "2026-11-29", "1", "pairwise", {"Аня": "А\u200bня"})
+    (club / "hidden.toml").write_text(hidden, encoding="utf-8")
+    latin = _evening("blank-4.toml", "2026-11-30", "1", "pairwise", {"Аня": "Aня"})  # a Latin A
+    (club / "latin.toml").write_text(latin, encoding="utf-8")
+    r = CliRunner().invoke(app, ["club", "standings", "--dir", str(club), "--lang", "en"], catch_exceptions=False)
+    assert r.exit_code == 0
+    assert "hidden.toml" in r.stderr and "control character (U+200B)" in r.stderr  # kept out, with the why
+    assert ("«Аня» and «Aня» print alike and are probably one person («Aня» has Latin «A» where «Аня» has Cyrillic "
+            "«А»); to count them as one, add to club.toml: aliases = [\"Аня = Aня\"]") in r.stderr
+    ru = CliRunner().invoke(app, ["club", "standings", "--dir", str(club), "--lang", "ru"], catch_exceptions=False)
+    assert "«Аня» и «Aня» пишутся одинаково" in ru.stderr
+    text = (club / "club.toml").read_text(encoding="utf-8")
+    (club / "club.toml").write_text(text.replace('aliases = ["Аня = Анна"]', 'aliases = ["Аня = Анна = Aня"]'),
+                                    encoding="utf-8")
+    r = CliRunner().invoke(app, ["club", "standings", "--dir", str(club), "--lang", "en"], catch_exceptions=False)
+    assert "print alike" not in r.stderr  # joined by the alias line it gave
+
+
+def test_invisible_characters_are_hidden_and_look_alike_skeletons():
+    from kingsheet.club.lookalike import lookalikes, skeleton
+    from kingsheet.core.problems import first_hidden
+
+    for ch in ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u3164", "\u2800", "\u115f"):
+        assert first_hidden(f"А{ch}ня") == ch
+    assert first_hidden("Анна-Мария О'Нил Ёж 😀") is None
+    assert skeleton("Аня") == skeleton("Aня") == skeleton("Αня")  # Cyrillic, Latin, Greek capital A
+    assert skeleton("Кира") == skeleton("Kира") and skeleton("Ира") != skeleton("Кира")
+    assert skeleton("Вася  Пупкин") == skeleton("Вася Пупкин")
+    assert lookalikes(["Аня", "Боря", "Вася"]) == []
+    assert len(lookalikes(["Аня", "Aня", "Αня"])) == 2

@@ -710,7 +710,7 @@ def _club(folder: Path | None, jobs: int, lang: str, quiet: bool = False) -> Ite
     """The club of the folder and its index brought up to date, open for the block; files that do not
     count are listed."""
     from kingsheet.club.config import load_club
-    from kingsheet.club.index import open_index, update
+    from kingsheet.club.index import up_to_date
     from kingsheet.club.queries import files
     from kingsheet.render.club import files_text
 
@@ -725,11 +725,12 @@ def _club(folder: Path | None, jobs: int, lang: str, quiet: bool = False) -> Ite
         fail(_("{path}: no such folder").format(path=folder))
     try:
         club = load_club(folder)
-        conn = open_index(folder)
-        update(conn, folder, jobs)
+        conn, notices = up_to_date(folder, jobs, club)
     except Unusable as exc:
         fail_on(exc)
     with contextlib.closing(conn):
+        for line in notices:
+            typer.echo(one_line(line), err=True)
         if not quiet:
             for line in files_text(files(conn), lang):
                 typer.echo(one_line(line), err=True)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from kingsheet.core.i18n import _
-from kingsheet.core.money import MAX_TOTAL, check_currency, money_str, parse_decimal
+from kingsheet.core.money import MAX_TOTAL, check_currency, money_str, parse_decimal, payable
 from kingsheet.core.problems import InputError
 from kingsheet.core.record import EMPTY_MAP, Record
 from kingsheet.core.tomltext import TomlProblem, parse
@@ -103,8 +103,10 @@ def load_club(folder: Path) -> Club:
     if unknown:
         raise InputError(_("{path}: unknown key {keys}").format(path=where, keys=", ".join(unknown)))
     name = _text(raw.get("name", folder.resolve().name), where, "name")
-    return Club(folder, name, _aliases(raw.get("aliases", []), where), _seasons(raw.get("seasons", []), where),
-                tuple(_payment(p, where, k) for k, p in enumerate(_list(raw.get("paid", []), where, "paid"), 1)))
+    aliases = _aliases(raw.get("aliases", []), where)
+    club = Club(folder, name, aliases, _seasons(raw.get("seasons", []), where))
+    payments = tuple(_payment(p, where, k, club) for k, p in enumerate(_list(raw.get("paid", []), where, "paid"), 1))
+    return Club(folder, name, aliases, club.seasons, payments)
 
 
 def _text(value: Any, where: str, key: str) -> str:
@@ -156,17 +158,40 @@ def _seasons(value: Any, where: str) -> tuple[Season, ...]:
     return tuple(out)
 
 
-def _payment(value: Any, where: str, k: int) -> Payment:
+def _payment(value: Any, where: str, k: int, club: Club) -> Payment:
+    """A payment of club.toml, by the rules `club paid` keeps: from one player to another, above
+    zero, in what the currency can pay (whether its names play in the club is known once the games
+    are read: check_payments)."""
     if not isinstance(value, dict):
         raise InputError(_("{path}: payment {k} must be a table with from, to and amount").format(path=where, k=k))
     payer = _text(value.get("from"), where, "paid.from")
     payee = _text(value.get("to"), where, "paid.to")
-    amount = parse_decimal(str(value.get("amount", "")), _("payment {k}").format(k=k), MAX_TOTAL)
+    if club.who(payer) == club.who(payee):
+        raise InputError(_("{path}: payment {k} is from {name} to {name}; a payment is from one player to "
+                           "another").format(path=where, k=k, name=club.who(payer)))
+    what = _("payment {k}").format(k=k)
+    amount = parse_decimal(str(value.get("amount", "")), what, MAX_TOTAL)
     if amount <= 0:
         raise InputError(_("{path}: payment {k} must be above zero").format(path=where, k=k))
+    currency = check_currency(value.get("currency"))
+    try:
+        payable(amount, currency, what)
+    except InputError as exc:
+        raise InputError(f"{where}: {exc}") from None
     date = value.get("date")
-    return Payment(payer, payee, amount, check_currency(value.get("currency")),
-                   None if date is None else _date(date, where, "paid.date").isoformat())
+    return Payment(payer, payee, amount, currency, None if date is None else _date(date, where, "paid.date").isoformat())
+
+
+def check_payments(club: Club, players: Sequence[str]) -> None:
+    """Every payment of club.toml is between players of the club (by any alias), as `club paid`
+    asks; a payment naming anyone else would add a stranger to the ledger."""
+    known = {club.who(p) for p in players}
+    for k, pay in enumerate(club.payments, 1):
+        for name in (pay.payer, pay.payee):
+            if club.who(name) not in known:
+                raise InputError(_("{path}: payment {k} names {name}, who plays in no game of the club (a "
+                                   "misspelling? an alias in club.toml joins two names)").format(
+                    path=club.folder / CLUB_FILE, k=k, name=name))
 
 
 def record_payment(club: Club, payer: str, payee: str, amount: str, currency: str | None, date: str | None,
@@ -184,8 +209,10 @@ def record_payment(club: Club, payer: str, payee: str, amount: str, currency: st
     value = parse_decimal(amount, _("amount"), MAX_TOTAL)
     if value <= 0:
         raise InputError(_("the amount must be above zero, not {amount}").format(amount=amount[:20]))
+    code = check_currency(currency)
+    payable(value, code, _("the amount"))
     when = _date(date, CLUB_FILE, "--date").isoformat() if date else dt.date.today().isoformat()
-    payment = Payment(payer, payee, value, check_currency(currency), when)
+    payment = Payment(payer, payee, value, code, when)
     path = club.folder / CLUB_FILE
     table = (f"\n[[paid]]\nfrom = {_toml_value(payer)}\nto = {_toml_value(payee)}\n"
              f"amount = {_toml_value(money_str(value))}\ncurrency = {_toml_value(payment.currency)}\ndate = {when}\n")

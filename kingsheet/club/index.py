@@ -32,6 +32,7 @@ from kingsheet.core.record import Record
 INDEX_FILE = ".kingsheet-club.sqlite"
 SCHEMA = 4
 MAX_GAMES = 100_000  # files in one club folder
+LOCK_SECONDS = 10.0  # a command waits this long for another one's hold on the index, then says so
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -82,12 +83,13 @@ def index_path(folder: Path) -> Path:
 
 
 def open_index(folder: Path) -> sqlite3.Connection:
-    """The club's index, made if need be (and made afresh if it is of another schema or damaged)."""
+    """The club's index, made if need be (and made afresh if it is of another schema or damaged).
+    An index another command holds is waited for (LOCK_SECONDS), then said: never taken for damage."""
     path = index_path(folder)
     for attempt in (1, 2):
         conn = None
         try:
-            conn = sqlite3.connect(path, timeout=30)
+            conn = sqlite3.connect(path, timeout=LOCK_SECONDS)
             conn.executescript(TABLES)
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if row is None:
@@ -96,14 +98,68 @@ def open_index(folder: Path) -> sqlite3.Connection:
             elif row[0] != str(SCHEMA):
                 raise sqlite3.DatabaseError("another schema")
             return conn
-        except sqlite3.DatabaseError:
+        except sqlite3.DatabaseError as exc:
             if conn is not None:
                 conn.close()
+            if _held(exc):
+                raise in_use(path) from None
             if attempt == 2:
                 break
             with contextlib.suppress(OSError):
                 path.unlink()  # only an index: it is made again from the games
     raise StorageError(_("{path}: the club's index cannot be made").format(path=path))
+
+
+def _held(exc: sqlite3.DatabaseError) -> bool:
+    """The index is held by another connection (a lock, not damage)."""
+    return isinstance(exc, sqlite3.OperationalError) and any(w in str(exc) for w in ("locked", "busy"))
+
+
+def in_use(path: Path) -> StorageError:
+    return StorageError(_("{path}: the club's index is in use by another kingsheet command; try again when it "
+                          "is done").format(path=path))
+
+
+def up_to_date(folder: Path, jobs: int = 1, club: Any = None) -> tuple[sqlite3.Connection, list[str]]:
+    """The index open and brought up to date with the folder, and what a person should hear of it: an
+    index that fails its own checks (figures changed by hand) is made again from the game files;
+    with the ``club`` (club.toml), its payments are checked against the players, and names that
+    print alike are said."""
+    from kingsheet.club.config import check_payments
+    from kingsheet.club.lookalike import lookalikes
+
+    conn = open_index(folder)
+    notices = []
+    try:
+        update(conn, folder, jobs)
+        if not sound(conn):
+            conn.close()
+            path = index_path(folder)
+            with contextlib.suppress(OSError):
+                path.unlink()
+            conn = open_index(folder)
+            update(conn, folder, jobs)
+            notices.append(_("{path}: the club's index did not add up (was it changed by hand?); it was made again "
+                             "from the game files").format(path=path))
+        if club is not None:
+            players = [row[0] for row in conn.execute("SELECT DISTINCT player FROM results")]
+            check_payments(club, players)
+            notices += lookalikes({club.who(p) for p in players})
+    except BaseException:
+        conn.close()
+        raise
+    return conn, notices
+
+
+def sound(conn: sqlite3.Connection) -> bool:
+    """The index's own checks: every evening's money sums to zero, and the leaders are the players
+    with the best ИТОГО. Cheap (a pass over the results), run on every command."""
+    money = conn.execute("SELECT 1 FROM results GROUP BY game HAVING COUNT(minor) > 0 AND "
+                         "(SUM(minor) != 0 OR COUNT(minor) != COUNT(*)) LIMIT 1").fetchone()
+    leaders = conn.execute("SELECT 1 FROM results r JOIN (SELECT game, MAX(total) AS best FROM results GROUP BY game) b "
+                           "ON b.game = r.game WHERE r.won != (r.total = b.best) LIMIT 1").fetchone()
+    orphans = conn.execute("SELECT 1 FROM results WHERE game NOT IN (SELECT id FROM games) LIMIT 1").fetchone()
+    return money is None and leaders is None and orphans is None
 
 
 @contextlib.contextmanager
@@ -117,8 +173,11 @@ def opened(folder: Path) -> Iterator[sqlite3.Connection]:
 
 def game_files(folder: Path) -> dict[str, tuple[int, int]]:
     """Every game file in the folder and below it (not the club's file, not hidden ones), by its
-    path relative to the folder, with its time and size."""
+    path relative to the folder, with its time and size. Only what lies in the folder counts: a
+    link to a folder is not followed, and a link to a file outside the folder is listed in
+    ``OUTSIDE`` form (its own time, a size of -1) so that the club can say why it is not counted."""
     out: dict[str, tuple[int, int]] = {}
+    root = folder.resolve()
     pending = [("", str(folder))]
     while pending:
         prefix, where = pending.pop()
@@ -134,6 +193,9 @@ def game_files(folder: Path) -> dict[str, tuple[int, int]]:
                 if entry.is_dir(follow_symlinks=False):
                     pending.append((rel + "/", entry.path))
                 elif entry.name.endswith(".toml") and rel != CLUB_FILE and entry.is_file():
+                    if entry.is_symlink() and not Path(entry.path).resolve().is_relative_to(root):
+                        out[rel] = (entry.stat(follow_symlinks=False).st_mtime_ns, OUTSIDE)
+                        continue
                     st = entry.stat()
                     out[rel] = (st.st_mtime_ns, st.st_size)
             except OSError:
@@ -144,14 +206,33 @@ def game_files(folder: Path) -> dict[str, tuple[int, int]]:
     return out
 
 
+OUTSIDE = -1  # the size noted for a link to a file outside the club's folder
+
+
 def update(conn: sqlite3.Connection, folder: Path, jobs: int = 1) -> Updated:
     """Bring the index up to date with the folder."""
+    try:
+        return _update(conn, folder, jobs)
+    except sqlite3.OperationalError as exc:
+        conn.rollback()
+        if _held(exc):
+            raise in_use(index_path(folder)) from None
+        raise StorageError(_("{path}: the club's index cannot be written ({why})").format(
+            path=index_path(folder), why=exc)) from None
+
+
+def _update(conn: sqlite3.Connection, folder: Path, jobs: int) -> Updated:
     here = game_files(folder)
     known = {row[0]: (row[1], row[2]) for row in conn.execute("SELECT path, mtime_ns, size FROM files")}
     stale = sorted(rel for rel, stamp in here.items() if known.get(rel) != stamp)
     removed = [p for p in known if p not in here]
-    for rel, facts in zip(stale, _read_all([str(folder / rel) for rel in stale], jobs), strict=True):
+    outside = {rel for rel in stale if here[rel][1] == OUTSIDE}
+    read = [rel for rel in stale if rel not in outside]
+    for rel, facts in zip(read, _read_all([str(folder / rel) for rel in read], jobs), strict=True):
         _store(conn, rel, here[rel], facts)
+    for rel in outside:
+        _store(conn, rel, here[rel], {"sha": None, "problem": _(
+            "a link to a file outside the club's folder: not counted")})
     for rel in removed:
         conn.execute("DELETE FROM files WHERE path = ?", (rel,))
     # a game no file holds any more goes with its figures

@@ -163,6 +163,16 @@ def _quantum(currency: str) -> Decimal:
     return Decimal(1).scaleb(-CURRENCIES[currency][0])
 
 
+def payable(amount: Decimal, currency: str, what: str) -> Decimal:
+    """``amount`` when the currency can pay it (a whole number of its smallest unit: 0.50 roubles,
+    never 0.001), else one sentence."""
+    if amount != amount.quantize(_quantum(currency)):
+        raise InputError(_("{what} {amount} cannot be paid in {currency}: its smallest coin is {coin}").format(
+            what=what, amount=local_number(money_str(amount)), currency=currency,
+            coin=fmt_amount(_quantum(currency), currency)))
+    return amount
+
+
 def minor_units(amount: Decimal, currency: str) -> int:
     """A settled amount (a whole number of the currency's smallest unit) as that whole number:
     kopecks for roubles. Exact: sums of these are sums of money."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, NamedTuple
 
 
@@ -39,24 +40,36 @@ _HIDDEN = {0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x206
            0x2028, 0x2029}  # direction marks, and the line and paragraph separators
 
 
+# Characters that print as nothing and are letters to Unicode (a name «Аня» with one inside would
+# be another player who prints the same): the Hangul fillers and the blank Braille pattern
+_BLANK = {0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800}
+_BLANK_CHARS = frozenset(map(chr, _BLANK))
+
+
 def hidden(ch: str) -> bool:
-    """A character that breaks a line or turns the text around it: the C0 and C1 controls,
-    direction marks and overrides, the line and paragraph separators."""
+    """A character that breaks a line, turns the text around it or prints as nothing: the C0 and
+    C1 controls, every format character (direction marks and overrides, zero-width spaces and
+    joiners, the soft hyphen, the word joiner, a byte order mark), the line and paragraph
+    separators, and the letters that print blank."""
     code = ord(ch)
-    return code < 32 or 127 <= code < 160 or code in _HIDDEN
+    if code < 32 or 127 <= code < 160 or code in _HIDDEN:
+        return True
+    return code >= 0xAD and (code in _BLANK or unicodedata.category(ch) == "Cf")
 
 
 def first_hidden(text: str) -> str | None:
     """The first character of ``text`` that ``hidden`` finds; None for clean text. Every hidden
-    character is one ``str.isprintable`` refuses, so printable text is passed without a scan."""
-    if text.isprintable():
+    character but the blank letters is one ``str.isprintable`` refuses, so printable text is passed
+    without a scan of its own."""
+    if text.isprintable() and _BLANK_CHARS.isdisjoint(text):
         return None
     return next((ch for ch in text if hidden(ch)), None)
 
 
 def one_line(text: str, limit: int = 400) -> str:
     """Untrusted text quoted in a message: one line, control and direction characters shown escaped."""
-    if text.isprintable():  # nothing to escape (a line break and every hidden character are not printable)
+    if text.isprintable() and _BLANK_CHARS.isdisjoint(text):  # nothing to escape (a line break and every
+        # other hidden character are not printable)
         return text if len(text) <= limit else text[: limit - 1] + "…"
     out = []
     for ch in text:

@@ -220,10 +220,11 @@ def export(path: Path, suffix: str, lang: str) -> tuple[bytes, str, str]:
 def club(folder: Path, lang: str) -> dict[str, Any]:
     """The club of the game's folder for the page: the standings and the ledger over every evening
     in it, amounts written as the players read them, and the files that do not count."""
+    import contextlib
     from decimal import Decimal
 
     from kingsheet.club.config import load_club
-    from kingsheet.club.index import opened, update
+    from kingsheet.club.index import up_to_date
     from kingsheet.club.queries import Period, files, ledger, standings
     from kingsheet.core.money import fmt_amount
     from kingsheet.render.club import files_text
@@ -231,8 +232,8 @@ def club(folder: Path, lang: str) -> dict[str, Any]:
 
     try:
         c = load_club(folder)
-        with opened(folder) as conn:
-            update(conn, folder)
+        conn, notices = up_to_date(folder, club=c)
+        with contextlib.closing(conn):
             table, owed, listed = standings(conn, c, Period()), ledger(conn, c), files(conn)
     except Unusable as exc:
         raise Answer(400, str(exc)) from None
@@ -244,7 +245,7 @@ def club(folder: Path, lang: str) -> dict[str, Any]:
                          "balances": [[p, signed(v, led["currency"])] for p, v in led["balances"].items()],
                          "transfers": [[t["from"], t["to"], fmt_amount(Decimal(t["amount"]), led["currency"])]
                                        for t in led["transfers"]]} for led in owed["ledgers"]],
-            "not_counted": files_text(listed, lang), "currency": main}
+            "not_counted": notices + files_text(listed, lang), "currency": main}
 
 
 # ---- writing ----------------------------------------------------------------------------------
