@@ -518,3 +518,32 @@ def test_a_photo_past_sixteen_megapixels_is_decoded_smaller_or_refused(tmp_path)
     png = tmp_path / "big.png"
     png.write_bytes(cv2.imencode(".png", big)[1].tobytes())
     one_sentence(_scan(png), "big.png", "at most 16 megapixels")
+
+
+@pytest.mark.parametrize("name", ["far.xlsx", "many.xlsx", "long.xlsx"])
+def test_a_costly_workbook_is_read_within_its_sheet_in_bounded_memory(tmp_path, name):
+    """The workbooks of the attack, each under the byte limits: `kingsheet import` reads what the
+    sheet holds, or refuses it in one sentence, in at most 200 MB (the process's peak, measured)."""
+    from costly import costly_workbooks
+
+    from kingsheet.files.gamefile import load_game
+
+    data, reads = costly_workbooks()[name]
+    path = tmp_path / name
+    path.write_bytes(data)
+    out = tmp_path / "out.toml"
+    script = ("import resource, sys\nfrom kingsheet.cli import main\nsys.argv = ['kingsheet'] + sys.argv[1:]\n"
+              "try:\n    main()\nfinally:\n"
+              "    print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n")
+    r = subprocess.run([sys.executable, "-c", script, "import", str(path), "-o", str(out), "--lang", "en"],
+                       capture_output=True, text=True, timeout=120)
+    peak_mb = int(r.stderr.rsplit("peak", 1)[1]) / 1024
+    said = r.stderr.rsplit("peak", 1)[0].strip()
+    assert peak_mb < 200, f"{name}: {peak_mb:.0f} MB"
+    if reads:
+        assert r.returncode == 0 and out.exists(), said
+        assert list(load_game(out).players) == ["Аня", "Боря", "Вася", "Галя"]
+    else:
+        assert r.returncode == 2 and not out.exists()
+        assert said.startswith(f"kingsheet: {path}: the workbook holds 9000") and "\n" not in said
+        assert said.endswith(" cells, more than a score sheet can hold (150000); not read")

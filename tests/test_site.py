@@ -244,3 +244,46 @@ def test_the_site_command_writes_the_app(app_folder, tmp_path):
     assert f"wrote {out}: 15 files" in result.output
     assert (out / "index.html").read_text(encoding="utf-8").startswith("<!doctype html>")
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in app_folder.iterdir())
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def test_the_costly_workbooks_in_the_app_are_read_or_refused_at_once(base, tmp_path):
+    """The attack's workbooks, into the built app on a phone: the one past a score sheet's cells is
+    one sentence and no game; the others read their one deal (no worker busy for half a minute)."""
+    import time
+
+    from costly import costly_workbooks
+
+    errors: list[str] = []
+    dialogs: list[str] = []
+    with chromium() as browser:
+        ctx, page = _phone(browser, errors, dialogs)
+        page.goto(base + "/")
+        _ready(page)
+        page.click("#tab-games")
+        took = {}
+        for name, (data, reads) in costly_workbooks().items():
+            path = tmp_path / name
+            path.write_bytes(data)
+            games = page.evaluate("KS_TRANSPORT.games().then((g) => g.length)")
+            page.evaluate("document.getElementById('games-error').hidden = true")
+            t0 = time.monotonic()
+            page.set_input_files("#file-in", str(path))
+            if reads:
+                deadline = time.monotonic() + 60  # (a predicate that returns a promise is truthy at once)
+                while page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") != games + 1:
+                    assert time.monotonic() < deadline, page.inner_text("#games-error")
+                    time.sleep(0.05)
+                page.wait_for_function("S?.deals === 1")
+                page.click("#tab-games")
+            else:
+                page.wait_for_selector("#games-error:not([hidden])")
+                said = page.inner_text("#games-error")
+                assert "ячеек — больше, чем бывает в листе записи (150000); не прочитана" in said, said
+                assert "\n" not in said.strip()
+                assert page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") == games
+            took[name] = time.monotonic() - t0
+        print("the costly workbooks in the app (s):", {k: round(v, 1) for k, v in took.items()})
+        assert page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") == 2
+        ctx.close()
+    assert not errors and not dialogs

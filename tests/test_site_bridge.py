@@ -254,6 +254,18 @@ def test_the_try_it_server_sends_the_apps_files_and_nothing_else(tmp_path, monke
             with pytest.raises(urllib.error.HTTPError) as caught:
                 urllib.request.urlopen(base + path)
             assert caught.value.code == 404
+        import contextlib
+        import io
+
+        printed = io.StringIO()
+        with contextlib.redirect_stderr(printed):
+            for path in ("/%00", "/index.html%00.js", "/pyodide/%00/x", "/" + "a" * 5000):
+                with pytest.raises(urllib.error.HTTPError) as caught:
+                    urllib.request.urlopen(base + path)
+                assert caught.value.code in (400, 404)  # a bad request, the connection answered
+            with urllib.request.urlopen(base + "/m.mjs") as r:  # and the server still serves
+                assert r.status == 200
+        assert "Traceback" not in printed.getvalue()
     finally:
         httpd.shutdown()
         httpd.server_close()

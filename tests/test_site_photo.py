@@ -81,6 +81,7 @@ def test_the_app_photographs_through_the_computer_and_fills_its_open_game(tmp_pa
         assert "#" not in page.url  # the sheet left the address at once
         assert page.inner_text("#photo-back-fill") == "Заполнить строки 4–12 этой игры"
         assert "строк на листе: 12" in page.inner_text("#photo-back-what")
+        assert f"Прочитан на компьютере {computer.split('//')[1]}." in page.inner_text("#photo-back-what")
         page.screenshot(path=str(shots / "site-photo-3-back-in-app.png"), full_page=True)
         page.click("#photo-back-fill")
         page.wait_for_function("S?.deals === 12")
@@ -93,11 +94,25 @@ def test_the_app_photographs_through_the_computer_and_fills_its_open_game(tmp_pa
         _ready(page)
         assert page.evaluate("S.deals") == 12 and page.locator("#photo-back").is_hidden()
 
-        # a sheet that arrives in the address is never taken in without a tap; saved as a new game
+        # a sheet in a link from any other page (no one-time word of this app's) is not taken, and said
         from urllib.parse import urlencode
 
         example = (Path(__file__).resolve().parent.parent / "examples" / "blank-4.toml").read_text(encoding="utf-8")
-        page.goto(base + "/#" + urlencode({"kingsheet-read": example}))
+        for extra in ({}, {"nonce": "0" * 32}):
+            page.goto(base + "/#" + urlencode({"kingsheet-read": example, **extra}))
+            _ready(page)
+            page.wait_for_function("document.getElementById('notice').textContent.includes('не принят')")
+            assert "#" not in page.url and page.locator("#photo-back").is_hidden()
+            assert page.evaluate("sessionStorage.getItem('kingsheet-read')") is None
+        assert page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") == 1
+
+        # a sheet from the page the app opened is never taken in without a tap; saved as a new game
+        page.click("#tab-new")
+        page.fill("#computer", f"{computer}/?t={TOKEN}")
+        page.click("#photo-go")
+        page.wait_for_url(f"{computer}/**")
+        nonce = page.evaluate("new URLSearchParams(location.hash.slice(1)).get('nonce')")
+        page.goto(base + "/#" + urlencode({"kingsheet-read": example, "nonce": nonce}))
         _ready(page)
         page.wait_for_selector("#photo-back-new:not([hidden])")
         assert page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") == 1
@@ -105,6 +120,10 @@ def test_the_app_photographs_through_the_computer_and_fills_its_open_game(tmp_pa
         page.wait_for_function("KS_TRANSPORT.games().then((g) => g.length === 2)")
         page.wait_for_selector("#photo-back", state="hidden")
         page.wait_for_function("S?.deals === 12 && S.title && document.getElementById('view-sheet').offsetParent")
+        page.goto(base + "/#" + urlencode({"kingsheet-read": example, "nonce": nonce}))  # good for one sheet
+        _ready(page)
+        page.wait_for_function("document.getElementById('notice').textContent.includes('не принят')")
+        assert page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") == 2
 
         # an address to go back to that is not the app's (not HTTPS, not this computer) is ignored
         page.goto(f"{computer}/?t={TOKEN}#app=javascript:alert(1)")

@@ -23,6 +23,20 @@ class _Files(http.server.SimpleHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         super().end_headers()
 
+    def send_head(self) -> Any:
+        """The file asked for, or a refusal: a path with a NUL or one the disk cannot take is a bad
+        request (400), never a traceback and a dropped connection."""
+        from urllib.parse import unquote
+
+        if "\x00" in unquote(self.path):
+            self.send_error(400)
+            return None
+        try:
+            return super().send_head()
+        except (ValueError, OSError):
+            self.send_error(400)
+            return None
+
     def list_directory(self, path: Any) -> None:  # no listings: only the app's own files
         self.send_error(404)
         return None
@@ -31,9 +45,14 @@ class _Files(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Quiet(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that drops its connection mid-answer is no error to print a traceback of."""
+
+
 def server(folder: Path, port: int) -> http.server.ThreadingHTTPServer:
     handler = functools.partial(_Files, directory=str(folder.resolve()))
-    return http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    return _Quiet(("127.0.0.1", port), handler)
 
 
 def serve_folder(folder: Path, port: int, say: Callable[[str], None]) -> None:

@@ -139,6 +139,8 @@ def words(lang: str) -> dict[str, str]:
                           "with ?t= and the token."),
         "photo_back": _("A sheet read from a photo"), "photo_drop": _("Discard"),
         "photo_rows": _("rows on the sheet: {rows}"),
+        "photo_from": _("Read on the computer at {host}."),
+        "photo_foreign": _("A sheet came in a link from a page this app did not open; it was not taken."),
         # the phone app's own (kingsheet site)
         "games": _("Games"), "open": _("Open"), "delete": _("Delete"),
         "delete_confirm": _("Delete the game «{title}» from this phone? It cannot be brought back."),

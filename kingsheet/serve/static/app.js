@@ -32,6 +32,16 @@ const APP_PLAYERS = (() => {
   } catch (e) { return []; }
 })();
 const READ_KEY = "kingsheet-read";  // the sheet the computer read, as it came back to the phone app
+// The app takes a sheet back only from the page it sent the phone to: a one-time word it made then
+// comes back with the sheet (a link from any other page lacks it), and the computer it went to is
+// what the app names as the sheet's source (never what the link says).
+const PENDING_KEY = "kingsheet-read-pending";
+const FROM_KEY = "kingsheet-read-from";
+const READ_SECONDS = 3600;  // a photo read and confirmed within an hour of leaving the app
+const APP_NONCE = (() => {
+  const n = new URLSearchParams(location.hash.slice(1)).get("nonce") || "";
+  return /^[0-9a-f]{32}$/.test(n) ? n : "";
+})();
 
 function appAddress(given) {
   if (!given) return null;
@@ -597,7 +607,7 @@ async function keepPhoto(ev) {
     $("photo-error").hidden = !!data.ok;
     if (!data.ok) { $("photo-error").textContent = data.error; return; }
     photoDone();
-    location.assign(FOR_APP.href + "#" + new URLSearchParams({[READ_KEY]: data.text}));
+    location.assign(FOR_APP.href + "#" + new URLSearchParams({[READ_KEY]: data.text, nonce: APP_NONCE}));
     return;
   }
   const {data} = await api("/api/photo/keep", body);
@@ -624,21 +634,35 @@ function toComputer(ev) {
   here.hash = "";
   here.search = "";
   const players = S && S.ok && Array.isArray(S.players) ? S.players : [];
+  const nonce = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  localStorage.setItem(PENDING_KEY, JSON.stringify({nonce, computer: u.host, at: Date.now()}));
   location.assign(u.origin + u.pathname + "?" + new URLSearchParams({t: token, lang}) + "#"
-    + new URLSearchParams({app: here.href, players: JSON.stringify(players)}));
+    + new URLSearchParams({app: here.href, players: JSON.stringify(players), nonce}));
 }
 
 // the sheet came back in the address: kept for this tab until it is saved or dropped (a reload
 // keeps it), the address cleared; it is never taken in without a tap
 function arrived() {
   if (!LOCAL) return false;
-  const text = new URLSearchParams(location.hash.slice(1)).get(READ_KEY);
+  const params = new URLSearchParams(location.hash.slice(1));
+  const text = params.get(READ_KEY);
   if (text === null) return false;
-  sessionStorage.setItem(READ_KEY, text.slice(0, 4 * 1024 * 1024));
   history.replaceState(null, "", location.pathname + location.search);
+  let pending = null;
+  try { pending = JSON.parse(localStorage.getItem(PENDING_KEY) || "null"); } catch (e) { pending = null; }
+  const fresh = pending && typeof pending.nonce === "string" && typeof pending.computer === "string"
+    && Date.now() - Number(pending.at) < READ_SECONDS * 1000;
+  if (!fresh || params.get("nonce") !== pending.nonce) {  // not from the page this app opened
+    pendingNotice = "photo_foreign";
+    return false;
+  }
+  localStorage.removeItem(PENDING_KEY);  // good for one sheet
+  sessionStorage.setItem(READ_KEY, text.slice(0, 4 * 1024 * 1024));
+  sessionStorage.setItem(FROM_KEY, pending.computer.slice(0, 300));
   view = "new";
   return true;
 }
+let pendingNotice = null;
 
 let backFill = null;
 async function renderBack() {
@@ -656,7 +680,8 @@ async function renderBack() {
     $("photo-back-fill").hidden = true;
     return;
   }
-  $("photo-back-what").textContent = data.name + " (" + data.rules + "): " + fill(W("photo_rows"), {rows: data.deals});
+  $("photo-back-what").textContent = data.name + " (" + data.rules + "): " + fill(W("photo_rows"), {rows: data.deals})
+    + " " + fill(W("photo_from"), {host: sessionStorage.getItem(FROM_KEY) || "?"});
   backFill = data.fill;
   $("photo-back-fill").hidden = !data.fill;
   if (data.fill) $("photo-back-fill").textContent = fill(W("photo_fill"), data.fill);
@@ -664,6 +689,7 @@ async function renderBack() {
 
 function backDone() {
   sessionStorage.removeItem(READ_KEY);
+  sessionStorage.removeItem(FROM_KEY);
   backFill = null;
   $("photo-back").hidden = true;
 }
@@ -825,7 +851,13 @@ document.addEventListener("DOMContentLoaded", () => {
     if (document.visibilityState === "visible") { if (!source || source.readyState === 2) listen(); load(); keepAwake(); }
   });
   arrived();
-  window.addEventListener("hashchange", () => { if (arrived()) show("new"); });  // the app's tab was open
+  window.addEventListener("hashchange", () => {  // the app's tab was open
+    if (arrived()) show("new");
+    else if (pendingNotice) { notice(W(pendingNotice)); pendingNotice = null; }
+  });
   if (FOR_APP) view = "new";
-  load().then(() => { if (view === "new") show("new"); }).then(listen).then(keepAwake);
+  load().then(() => {
+    if (view === "new") show("new");
+    if (pendingNotice) { notice(W(pendingNotice)); pendingNotice = null; }
+  }).then(listen).then(keepAwake);
 });
