@@ -441,3 +441,33 @@ def test_the_money_sheet_shows_amounts_in_the_currency_and_heads_that_fit(tmp_pa
     assert amount_format("RUB") == '#,##0.00" ₽";"−"#,##0.00" ₽";0" ₽"'
     assert amount_format("JPY") == '#,##0" ¥";"−"#,##0" ¥";0" ¥"'
     assert amount_format("EUR").endswith('0" €"')
+
+
+def test_a_row_of_the_blank_left_empty_keeps_the_later_rows_numbers(tmp_path):
+    """Rows №1–3 and №5 of a short blank filled, №4 left empty: the check says Девочки was skipped
+    before deal 5 (the workbook's own №), as it says of a game file that skips a game; the sheet
+    shows the Кинг in its own row and row 4 empty. An ordered blank has no such places."""
+    from typer.testing import CliRunner
+
+    path = tmp_path / "short.xlsx"
+    assert CliRunner().invoke(app, ["blank", "--rules", "short", "-o", str(path)]).exit_code == 0
+    wb = load_workbook(path)
+    ws = wb.worksheets[0]
+    for r, cells in {6: [-4, -4, -4, -4], 7: [-4, -4, -8, 0], 8: [0, -8, -4, -4], 10: [-16, 0, 0, 0]}.items():
+        for k, v in enumerate(cells):
+            ws.cell(r, 4 + k, v)
+    wb.save(path)
+    for lang, words in (("en", "deal 5 (King): Girls is missing before this deal"),
+                        ("ru", "сдача 5 (Кинг): перед этой сдачей пропущена игра Девочки")):
+        r = CliRunner().invoke(app, ["check", str(path), "--lang", lang])
+        assert r.exit_code == 1
+        found = [line for line in r.stderr.splitlines() if line.startswith(str(path))]
+        assert found == [f"{path}: {words}"], r.stderr
+    report = verify(read_xlsx(path))
+    assert [d.number for d in report.game.deals] == [1, 2, 3, 5]
+    shown = CliRunner().invoke(app, ["show", str(path), "--lang", "ru"]).stdout.splitlines()
+    row4 = next(line for line in shown if line.startswith("4 "))
+    row5 = next(line for line in shown if line.startswith("5 "))
+    assert "Девочки" in row4 and row4.count("−") == 1 and "✓" not in row4 and "✗" not in row4  # only its Очки
+    assert "Кинг" in row5 and row5.split()[2:4] == ["−16", "−16"] and "✗" in row5
+    assert sum(line.startswith("5 ") for line in shown) == 1

@@ -8,7 +8,7 @@ and the other deals are still checked. Reading the TOML text is files.gamefile's
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -240,8 +240,11 @@ def parse_options(raw: Any) -> dict[str, str]:
 RulesLookup = Callable[[str, Mapping[str, str]], Rules]
 
 
-def build_game(raw: Mapping[str, Any], where: str, path: Path | None, find_rules: RulesLookup) -> GameFile:
-    """A game from the file's data (TOML, or what an importer read from a sheet)."""
+def build_game(raw: Mapping[str, Any], where: str, path: Path | None, find_rules: RulesLookup,
+               numbers: Sequence[int] | None = None) -> GameFile:
+    """A game from the file's data (TOML, or what an importer read from a sheet). ``numbers``: each
+    deal's number on the sheet it was read from, rising, where rows were left empty between played
+    ones (a workbook's №); a game file's deals are numbered by their place."""
     unknown = sorted(set(raw) - FILE_KEYS)
     if unknown:
         raise InputError(_("{where}: unknown key {unknown}").format(where=where, unknown=', '.join(unknown)))
@@ -277,7 +280,10 @@ def build_game(raw: Mapping[str, Any], where: str, path: Path | None, find_rules
         raise InputError(_("{where}: {deals_raw} deals, far more than {id} has ({value}); at most {rules} are read").format(where=where, deals_raw=len(deals_raw), id=rules.id, value=len(rules.slots) or _('a game to a limit'), rules=max_deals(rules)))
     deals: list[Deal] = []
     problems: list[Problem] = []
-    for i, d in enumerate(deals_raw, start=1):
+    if numbers is not None and (len(numbers) != len(deals_raw) or list(numbers) != sorted(set(numbers))
+                                or (numbers and numbers[0] < 1)):
+        raise ValueError("deal numbers must rise from 1, one a deal")
+    for i, d in zip(numbers if numbers is not None else range(1, len(deals_raw) + 1), deals_raw, strict=True):
         deal, probs = _read_deal(i, d, players_t)
         problems.extend(probs)
         if deal is not None:

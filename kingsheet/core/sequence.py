@@ -162,17 +162,24 @@ def _fixed_order(game: GameFile, rows: Sequence[Row], out: _Problems) -> None:
             return None
         return game.on_turn(slot + 1)
 
+    # a sheet whose deals keep the № of their rows (a workbook with a row left empty) says where
+    # each deal was written: a deal away from its row is far costlier than the rows skipped before it
+    placed = any(r.deal.number != k for k, r in enumerate(head, 1))
+
+    def away(i: int, j: int) -> int:
+        return 3 * (n + 1) if placed and head[i].deal.number != j + 1 else 0
+
     def match_cost(i: int, j: int) -> int:
         want = expected_declarer(j)
         written = head[i].deal.declarer
-        return int(want is not None and written is not None and written != want)
+        return int(want is not None and written is not None and written != want) + away(i, j)
 
     def fits(i: int, gid: str) -> bool:
         row, g = head[i], rules.games.get(gid)
         return g is not None and row.cells is not None and sum(row.cells) == g.known_total
 
     def wrong_cost(i: int, j: int) -> int:
-        return 1 + (0 if fits(i, slots[j]) else n)
+        return 1 + (0 if fits(i, slots[j]) else n) + away(i, j)
 
     def twin(i: int, k: int) -> bool:
         return 0 <= k < len(head) and (head[k].game_id, head[k].cells, head[k].deal.declarer) == \

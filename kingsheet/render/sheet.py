@@ -108,8 +108,24 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
     stage = 0
     limit = rules.limit is not None
     running = [0] * n
+
+    def empty(k: int) -> SheetRow:  # a row of the blank not played (yet)
+        nonlocal stage
+        if rules.order is not Order.FIXED:
+            return SheetRow(k, "", None, None, ("",) * n, None, dealer_of(k), left_of(dealer_of(k)), "", True, -1, False)
+        gid = rules.slots[k - 1]
+        g = rules.games[gid]
+        st = rules.stage_of(gid)
+        start = st == 1 and stage == 0
+        stage = max(stage, st)
+        who = left_of(dealer_of(k)) if g.declared else ""
+        return SheetRow(k, g.label(lang), gid, g.total, ("",) * n, None, dealer_of(k), who, "", True, st, start)
+
     if report is not None:
         for row in report.rows:
+            if rules.order is Order.FIXED and not limit:  # rows left empty before this one (a workbook's №)
+                while len(out) + 1 < min(row.deal.number, len(rules.slots) + 1):
+                    out.append(empty(len(out) + 1))
             gid = row.game_id
             st = rules.stage_of(gid) if gid else stage
             start = rules.order is Order.FIXED and st == 1 and stage == 0
@@ -143,18 +159,7 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
                                     False, ("",) * n))
         return out
     for k in range(played + 1, len(rules.slots) + 1):
-        if rules.order is Order.FIXED:
-            gid = rules.slots[k - 1]
-            g = rules.games[gid]
-            st = rules.stage_of(gid)
-            start = st == 1 and stage == 0
-            stage = max(stage, st)
-            who = left_of(dealer_of(k)) if g.declared else ""
-            out.append(SheetRow(k, g.label(lang), gid, g.total, ("",) * n, None, dealer_of(k), who, "", True,
-                                st, start))
-        else:
-            out.append(SheetRow(k, "", None, None, ("",) * n, None, dealer_of(k), left_of(dealer_of(k)), "", True,
-                                -1, False))
+        out.append(empty(k))
     return out
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from kingsheet.core.game import GameFile, build_game
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
+from kingsheet.core.rules import Order
 from kingsheet.core.vocabulary import fold
 from kingsheet.files.gamefile import read_bounded
 from kingsheet.files.importers.common import TOTAL_LABELS, game_data, header_kind, infer_rules, sheet_rules
@@ -298,6 +299,8 @@ def _read(path: Path, wb: Any, rules_ref: str | None) -> GameFile:
     deals: list[dict[str, Any]] = []
     labels: list[str] = []
     totals: list[int | None] = []
+    numbers: list[int] = []  # each deal's place among the sheet's rows (its №)
+    place = 0
     for r in range(header_row + 1, min(grid.max_row, header_row + MAX_ROWS) + 1):
         label = _text(grid.value(r, cols["game"]))
         if label and label.startswith("="):
@@ -308,10 +311,13 @@ def _read(path: Path, wb: Any, rules_ref: str | None) -> GameFile:
         points_cell = grid.value(r, cols["points"]) if "points" in cols else None
         row_total = points_cell if isinstance(points_cell, int) and not isinstance(points_cell, bool) else None
         if all(v is None for v in values):
-            if label:
+            if label:  # a row of the blank left empty: its place counts (a later row keeps its №)
                 labels.append(label)
                 totals.append(row_total)
+                place += 1
             continue
+        place += 1
+        numbers.append(place)
         if not label:
             raise InputError(_("{path}: row {r} has points but no game in column {column_letter}").format(path=path, r=r, column_letter=grid.cell(r, cols["game"]).coordinate.rstrip("0123456789")))
         labels.append(label)
@@ -336,4 +342,10 @@ def _read(path: Path, wb: Any, rules_ref: str | None) -> GameFile:
     money = _money(wb, meta)
     if money:
         data["money"] = money
-    return build_game(data, str(path), path, rules_beside(path.parent))
+    lookup = rules_beside(path.parent)
+    if numbers == list(range(1, len(deals) + 1)):
+        return build_game(data, str(path), path, lookup)
+    # a row left empty before played ones: on a blank of fixed order each deal keeps its row's
+    # number, so the check says the game skipped there (by the sheet's №), not a game misplaced
+    game = build_game(data, str(path), path, lookup, numbers)
+    return game if game.rules.order is Order.FIXED else build_game(data, str(path), path, lookup)
