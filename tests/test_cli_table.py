@@ -457,3 +457,43 @@ def test_money_on_an_unfinished_sheet_says_it_is_not_final(runner, tmp_path):
     assert res.exit_code == 0 and "not final: the sheet is not finished (1 of 12 deals)" in res.stderr
     res = runner.invoke(app, ["play", str(path)], input="settle\nquit\n")
     assert "not final: the sheet is not finished (1 of 12 deals)" in res.output
+
+
+@pytest.mark.parametrize(("lang", "key"), [("ru", "объявляет"), ("en", "Объявляет"), ("ru", "declarer")])
+def test_play_takes_the_keys_in_either_language_and_names_them_in_its_own(runner, game, lang, key):
+    lines = [" ".join(a for a in args if not a.startswith("--")) if "--taken" not in args else args[1]
+             for args in EVENING[:8]]
+    lines[0] = "-4 -6 -6 0"
+    lines[2] = "0 -4 0 -12"
+    lines[3] = "0 -8 -4 -4"
+    lines += ["3 15 0 6", "3 3 3 15", "0 21 3 0", f"12 0 6 6 {key}=Аня", f"edit 12 12 0 6 6 {key}=Аня"]
+    res = run(runner, "play", "--lang", lang, input="\n".join(lines) + "\n")
+    assert res.exit_code == 0, res.output[-2000:]
+    assert verify(load_game(game)).ok and load_game(game).deals[-1].declarer == "Аня"
+    banner = res.stdout.splitlines()[0]
+    assert ("добавьте объявляет=…, покупатель=…, цена=…, контракт=…" if lang == "ru"
+            else "add declarer=…, buyer=…, price=…, contract=…") in banner
+    assert "declarer=" not in banner or lang == "en"
+
+
+def test_play_suggests_the_command_a_mistyped_word_meant(runner, game):
+    res = run(runner, "play", "--lang", "ru", input="setle\nисправит 1 -4 0 -8 -4\nпомошь\nвзятки -4 -6 -6 0\n")
+    out = res.stdout
+    assert "✗ «setle» — нет такой команды; может быть, «settle»?" in out
+    assert "✗ «исправит» — нет такой команды; может быть, «исправить»?" in out
+    assert "✗ «помошь» — нет такой команды; может быть, «помощь»?" in out
+    assert "нет игры" not in out and len(load_game(game).deals) == 1  # a game's name is still a game
+    res = run(runner, "play", "--lang", "en", input="undoo\n")
+    assert "✗ «undoo» is not a command; did you mean «undo»?" in res.stdout
+    assert len(load_game(game).deals) == 1
+
+
+def test_a_declarer_not_at_the_table_is_named_in_the_players_language(runner, tmp_path):
+    path = tmp_path / "g.toml"
+    path.write_text((EXAMPLES / "blank-4.toml").read_text(encoding="utf-8").replace(
+        'declarer = "Вася"', 'declarer = "Ваня"', 1), encoding="utf-8")
+    ru = run(runner, "check", path, "--lang", "ru")
+    assert "сдача 10: объявляет «Ваня» — такого игрока за столом нет" in ru.stderr
+    assert "declarer" not in ru.stderr.split("сдача 10")[1]
+    en = run(runner, "check", path, "--lang", "en")
+    assert "declarer 'Ваня' is not at the table" in en.stderr

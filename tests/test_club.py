@@ -304,7 +304,7 @@ def test_games_in_subfolders_count_and_hidden_ones_do_not(club):
 def test_the_files_command_and_a_club_without_a_folder(club, monkeypatch):
     run = CliRunner()
     text = run.invoke(app, ["club", "files", "--dir", str(club)])
-    assert text.exit_code == 0 and "broken.toml: unreadable" in text.stdout
+    assert text.exit_code == 0 and "broken.toml: not read: " in text.stdout
     data = json.loads(run.invoke(app, ["club", "files", "--dir", str(club), "--json"]).stdout)
     assert {f["status"] for f in data["files"]} == {"final", "unfinished", "unreadable", "duplicate"}
     nowhere = run.invoke(app, ["club", "ledger"])
@@ -460,3 +460,14 @@ def test_invisible_characters_are_hidden_and_look_alike_skeletons():
     assert skeleton("Вася  Пупкин") == skeleton("Вася Пупкин")
     assert lookalikes(["Аня", "Боря", "Вася"]) == []
     assert len(lookalikes(["Аня", "Aня", "Αня"])) == 2
+
+
+def test_club_files_says_how_each_file_counts_in_the_players_language(club):
+    for lang, words, leaks in (("ru", ("учитывается", "не закончена", "не прочитан", "та же игра"), ("final", "duplicate")),
+                               ("en", ("counted", "in progress, not counted", "not read", "the same game"), ())):
+        out = _run("club", "files", "--dir", str(club), "--lang", lang).stdout
+        for w in words:
+            assert w in out, (lang, w, out)
+        for w in ("final", "duplicate", "unfinished", "problems", "unreadable") if lang == "ru" else leaks:
+            assert f": {w}" not in out, (lang, w, out)
+        assert "2026-11-27.toml: " + ("учитывается" if lang == "ru" else "counted") in out

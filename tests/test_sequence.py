@@ -104,7 +104,7 @@ def test_a_sheet_written_as_if_another_player_dealt_first_is_one_problem():
     found = verify(read_game(text)).problems
     assert [(p.code, p.deal) for p in found] == [("declarer", 9)]
     assert found[0].message == ("deal 9 (Trumps): every declarer is written as if Боря dealt first, but the sheet "
-                                "has Аня dealing first (first_dealer)")
+                                "has Аня dealing first (first_dealer in the game file)")
 
 
 def test_auction_one_player_may_declare_twice():

@@ -814,8 +814,10 @@ def club_files(folder: ClubDir = None, as_json: AsJson = False, jobs: Jobs = 1, 
     if as_json:
         emit_json(data)
         return
-    for f in data["files"]:
-        typer.echo(one_line(f"{f['file']}: {f['status']}" + (f" — {f['problem']}" if f.get("problem") else "")))
+    from kingsheet.render.club import files_text
+
+    for line in files_text(data, lang, every=True):
+        typer.echo(one_line(line))
 
 
 @club_app.command("report", help=_("The club as a PDF: standings, ledger, money over time, averages per game.\n\n"

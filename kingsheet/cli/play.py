@@ -21,12 +21,13 @@ from kingsheet.core.entry import (
     adds_sign,
     asked_fields,
     deal_fields,
+    extra_key,
     next_game,
     sign_note,
     signed_points,
     suggest_game,
 )
-from kingsheet.core.game import Deal, GameFile
+from kingsheet.core.game import Deal, GameFile, field_word
 from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import InputError, Unusable, one_line
 from kingsheet.core.verify import Report, verify
@@ -40,7 +41,7 @@ def help_text(game: GameFile) -> str:
     a, b = game.players[0], game.players[1 % len(game.players)]
     cells = " ".join(["-4", "0", "-8", "-4", "0", "0"][: len(game.players)])
     asked = {f for gid in game.rules.games for f in asked_fields(game.rules, gid)}
-    extras = ", ".join(f"{key}=…" for key in EXTRA_KEYS if key in asked)
+    extras = ", ".join(f"{field_word(key)}=…" for key in EXTRA_KEYS if key in asked)
     if not extras:
         return _("type the points in seating order ({cells}), or what each took ({a}: tricks=2 hearts=1; {b}: …); "
                  "start with a game's name to play another game (hearts …). Commands: edit N …, undo, show, "
@@ -83,8 +84,9 @@ def parse_line(line: str, game: GameFile, default_game: str | None, number: int 
         words = []
         for word in text.split():
             key, eq, value = word.partition("=")
-            if eq and key in EXTRA_KEYS:
-                extras[key] = value
+            field = extra_key(key) if eq else None
+            if field is not None:
+                extras[field] = value
             else:
                 words.append(word)
         text = " ".join(words)
@@ -190,17 +192,18 @@ def _command(line: str, path: Path, game: GameFile, report: Report, lang: str, e
     word = word.casefold()
     if not word:
         return "done"
-    if word in ("q", "quit", "exit", "выход"):
+    command = next((c for c, words in COMMANDS.items() if word in words), None)
+    if command == "quit":
         return "quit"
-    if word in ("?", "help", "помощь"):
+    if command == "help":
         echo(help_text(game))
-    elif word in ("show", "s", "лист"):
+    elif command == "show":
         echo(sheet_text(report, lang))
-    elif word in ("check", "проверка"):
+    elif command == "check":
         echo(_("all consistent") if report.ok else "\n".join(one_line(p.message) for p in report.problems))
-    elif word in ("settle", "расчёт", "расчет"):
+    elif command == "settle":
         _settle(report, lang, echo)
-    elif word in ("undo", "u", "отмена"):
+    elif command == "undo":
         try:
             last = game.deals[-1] if game.deals else None
             change = undo_deal(path)
@@ -209,11 +212,32 @@ def _command(line: str, path: Path, game: GameFile, report: Report, lang: str, e
                 number=change.number, game=_label(game, last.game) if last else "?", held=held))
         except Unusable as exc:
             echo(f"✗ {exc}")
-    elif word in ("edit", "e", "исправить"):
+    elif command == "edit":
         _edit(rest, path, game, echo, lang)
+    elif (meant := mistyped(word, game)) is not None:
+        echo("✗ " + _("«{word}» is not a command; did you mean «{command}»?").format(word=one_line(word, 30),
+                                                                                    command=meant))
     else:
         return ""
     return "done"
+
+
+#: The table's commands at the prompt, each with the words that call it (English and Russian).
+COMMANDS = {"quit": ("q", "quit", "exit", "выход"), "help": ("?", "help", "помощь"), "show": ("show", "s", "лист"),
+            "check": ("check", "проверка"), "settle": ("settle", "расчёт", "расчет"),
+            "undo": ("undo", "u", "отмена"), "edit": ("edit", "e", "исправить")}
+
+
+def mistyped(word: str, game: GameFile) -> str | None:
+    """The command a mistyped first word was probably meant as («setle» → settle, «исправит» →
+    исправить), or None: a game's name, a number or a word near no command is not a command."""
+    import difflib
+
+    if len(word) < 3 or ":" in word or "=" in word or word.lstrip("+-−").isdigit() or game.rules.find_game(word):
+        return None
+    words = [w for ws in COMMANDS.values() for w in ws if len(w) >= 3]
+    close = difflib.get_close_matches(word, words, n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def _edit(rest: str, path: Path, game: GameFile, echo: Callable[..., Any], lang: str) -> None:
@@ -233,8 +257,9 @@ def _edit(rest: str, path: Path, game: GameFile, echo: Callable[..., Any], lang:
         fields = parse_line(row, game, game.rules.find_game(old.game), int(number), notes=notes)
         for note in notes:
             echo(note)
+        typed = {extra_key(w.partition("=")[0]) for w in row.split() if "=" in w}
         for key in ("declarer", "orderer", "contract", "bid", "buyer", "price"):
-            if getattr(old, key) is not None and key not in row:
+            if getattr(old, key) is not None and key not in typed:
                 fields[key] = getattr(old, key)
         return edit_deal(path, int(number), fields)
 

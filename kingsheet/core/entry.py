@@ -20,6 +20,19 @@ if TYPE_CHECKING:
 EXTRA_KEYS = ("declarer", "buyer", "orderer", "bid", "price", "contract", "note")
 
 
+def extra_key(word: str) -> str | None:
+    """The field a typed key names, in any language kingsheet speaks (``объявляет``, ``declarer``,
+    any case), or None."""
+    from kingsheet.core.game import FIELD_WORDS
+    from kingsheet.core.i18n import LANGUAGES, in_language
+
+    folded = fold(word)
+    for key in EXTRA_KEYS:
+        if folded == key or any(folded == fold(in_language(lang, FIELD_WORDS[key])) for lang in LANGUAGES):
+            return key
+    return None
+
+
 def asked_fields(rules: Rules, game_id: str) -> tuple[str, ...]:
     """The fields besides the cells that a deal of this game asks for under these rules, in the
     order a form shows them (the note, which any deal may carry, is not among them)."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.i18n import _
+from kingsheet.core.i18n import NP_, _, pgettext
 from kingsheet.core.problems import InputError, Problem, first_hidden, one_line
 from kingsheet.core.record import EMPTY_MAP, Record
 from kingsheet.core.rules import Order, Rules, RulesError, Turn
@@ -44,6 +44,18 @@ class Deal(Record):
     note: str | None = None
     forced: bool = False
     confirm: bool = False  # read from a photo and not yet confirmed by a person (kingsheet scan)
+
+
+#: A deal's fields besides its cells as a person names them, in each language: what the prompt
+#: takes before «=» (``объявляет=Вася``, ``declarer=Вася``) and what a message calls the field.
+FIELD_WORDS = {"declarer": NP_("field", "declarer"), "orderer": NP_("field", "orderer"),
+               "buyer": NP_("field", "buyer"), "bid": NP_("field", "bid"), "price": NP_("field", "price"),
+               "contract": NP_("field", "contract"), "note": NP_("field", "note")}
+
+
+def field_word(key: str) -> str:
+    """A deal's field (declarer) as the language spoken now says it («объявляет»)."""
+    return pgettext(*FIELD_WORDS[key]) if key in FIELD_WORDS else key
 
 
 #: A deal's fields as a game file writes them, in the order it writes them (its number is its place).
@@ -201,7 +213,8 @@ def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | 
             continue
         if who not in players:
             problems.append(_problem(number, key if key != "buyer" else "declarer",
-                                     _("{key} '{who}' is not at the table").format(key=key, who=who), player=None))
+                                     _("{key} '{who}' is not at the table").format(key=field_word(key), who=who),
+                                     player=None))
             continue
         people[key] = who
     ints = {}

@@ -339,9 +339,9 @@ def _turn_problems(game: GameFile, turns: list[tuple[str, str, str, str | None, 
         really = players[(players.index(first) + shift) % n]
         _unused, _unused, _unused, gid, number = turns[0]
         text = (_("every declarer is written as if {really} dealt first, but the sheet has {first} dealing first "
-                  "(first_dealer)") if code == "declarer" else
+                  "(first_dealer in the game file)") if code == "declarer" else
                 _("every orderer is written as if {really} dealt first, but the sheet has {first} dealing first "
-                  "(first_dealer)"))
+                  "(first_dealer in the game file)"))
         out.add(code, number, gid, text.format(really=really, first=first), None, expected=first, actual=really)
         return
     if shift is not None and code == "orderer":

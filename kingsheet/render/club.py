@@ -98,13 +98,18 @@ def player_text(data: dict[str, Any], lang: str = "ru") -> str:
     return "\n".join(lines)
 
 
+def status_word(status: str) -> str:
+    """How a file counts in the club («counted», «in progress, not counted»…), in the language spoken."""
+    return {"final": _("counted"), "unfinished": _("in progress, not counted"),
+            "problems": _("has problems, not counted"), "unreadable": _("not read"),
+            "duplicate": _("the same game as another file, counted once")}.get(status, status)
+
+
 @speaks
-def files_text(data: dict[str, Any], lang: str = "ru") -> list[str]:
-    """One line per file that does not count, for stderr."""
-    words = {"unfinished": _("in progress, not counted"), "problems": _("has problems, not counted"),
-             "unreadable": _("not read"), "duplicate": _("the same game as another file, counted once")}
-    return [f"{f['file']}: {words[f['status']]}" + (f": {f['problem']}" if f.get("problem") else "")
-            for f in data["files"] if f["status"] != "final"]
+def files_text(data: dict[str, Any], lang: str = "ru", every: bool = False) -> list[str]:
+    """One line per file that does not count (``every``: per file), for stderr or `club files`."""
+    return [f"{f['file']}: {status_word(f['status'])}" + (f": {f['problem']}" if f.get("problem") else "")
+            for f in data["files"] if every or f["status"] != "final"]
 
 
 @speaks
