@@ -84,7 +84,7 @@ def test_a_csv_goes_through_check(runner, tmp_path):
     broken = [ln.replace('"king",-16,0,0,0', '"king",-8,0,-8,0') for ln in lines]
     csv.write_text("\n".join(broken) + "\n", encoding="utf-8")
     res = runner.invoke(app, ["check", str(csv)])
-    assert res.exit_code == 1 and "one player takes all of −16 or nothing" in res.stderr
+    assert res.exit_code == 1 and "the −16 goes whole to one player, and the others write 0" in res.stderr
 
 
 def test_check_with_jobs_gives_what_one_process_gives(runner, tmp_path):

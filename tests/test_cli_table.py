@@ -365,7 +365,8 @@ def test_after_the_last_deal_the_prompt_stays_open_for_a_correction(runner, tmp_
     res = runner.invoke(app, ["play", str(path)], input="\n".join(script) + "\n")
     out = res.output
     assert res.exit_code == 0, out
-    assert out.count("the sheet is complete\n") == 2  # at the last deal, and after the correction
+    assert out.count("the sheet is complete\n") == 0  # said once, by the sheet's summary (issue 67)
+    assert out.count("\ncomplete; all consistent") == 2  # at the last deal, and after the correction
     assert out.count("expected TOTAL (−)") == 11 + 2  # a sheet after each deal but the last, and at each end
     assert "the sheet is complete: correct a deal with edit N …, remove the last with undo, or quit" in out
     assert "✓ deal 5 corrected" in out and "12 deals saved" in out

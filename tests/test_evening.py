@@ -125,7 +125,7 @@ def test_an_evening_at_a_real_terminal(tmp_path, lang):
                "за столом нет игрока «Петя»",
                "сумма строки 97, должно быть 96",
                "✓ сдача 3 исправлена", "удалена сдача 7 (Ералаш: −24 −24 −24 −24)",
-               "прервано; 6 сдач сохранено", "каждый с каждым", "через стол", "лист заполнен",
+               "прервано; 6 сдач сохранено", "каждый с каждым", "лист заполнен",
                "чтобы напечатать: kingsheet export", "1:Аня (сдаёт)   2:Боря (ход)", "13,50 ₽"],
         "en": ["no game «малчики» in blank-4; did you mean «Мальчики»?",
                "5 points given for 4 players",
@@ -133,10 +133,16 @@ def test_an_evening_at_a_real_terminal(tmp_path, lang):
                "no player 'Петя' at the table",
                "row sums to 97, expected 96",
                "✓ deal 3 corrected", "removed deal 7 (Eralash: −24 −24 −24 −24)",
-               "interrupted; 6 deals saved", "pairwise", "pot", "the sheet is complete",
+               "interrupted; 6 deals saved", "pairwise", "the sheet is complete",
                "to print it: kingsheet export", "1:Аня (deals)   2:Боря (turn)", "13.50 ₽"],
     }[lang]
     missing = [s for s in said if s not in out]
     assert not missing, out
+    # the game's own settlement (pairwise) only, and «the sheet is complete» once at the last deal
+    assert ("расчёт: через стол" if lang == "ru" else "method: pot") not in out
+    summary, alone = ("лист заполнен;", "лист заполнен") if lang == "ru" else ("complete;", "the sheet is complete")
+    lines = out.splitlines()
+    assert any(line.startswith(summary) for line in lines)  # the sheet's summary says it is complete
+    assert not any(line.strip() == alone for line in lines)  # and nothing says it again
     if lang == "ru":
         assert english_words(out) == set(), out

@@ -30,8 +30,11 @@ def _startup_language() -> None:
     argv = sys.argv[1:]
     given = next((argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--lang"), None)
     given = next((a[7:] for a in argv if a.startswith("--lang=")), given)
-    with contextlib.suppress(i18n.UnknownLanguage):
+    try:
         i18n.use(i18n.choose(given))
+    except i18n.UnknownLanguage:  # said by the option, in the language the rest would choose
+        with contextlib.suppress(i18n.UnknownLanguage):
+            i18n.use(i18n.choose(None))
 
 
 _startup_language()
@@ -99,6 +102,9 @@ def _set_lang(value: str) -> str:
         lang = i18n.choose(value or None)
     except i18n.UnknownLanguage as exc:
         given, source = exc.args
+        if source == "--lang":  # the refusal in the language KINGSHEET_LANG or the locale gives
+            with contextlib.suppress(i18n.UnknownLanguage):
+                i18n.use(i18n.choose(None))
         text = _("'{value}' is not a language kingsheet speaks: ru or en").format(value=one_line(given, 20))
         if source == "--lang":
             raise typer.BadParameter(text) from None
@@ -660,8 +666,8 @@ def serve_cmd(
                              "once opened (put it on any HTTPS host, or try it here with --serve).\n\n"
                              "Example: kingsheet site -o kingsheet-app --serve"))
 def site_cmd(
-    output: Annotated[Path, typer.Option("--output", "-o", help=_("The folder to write the app into."))],
-    pyodide: Annotated[Path | None, typer.Option("--pyodide", help=_(
+    output: Annotated[Path, typer.Option("--output", "-o", metavar=_("FOLDER"), help=_("The folder to write the app into."))],
+    pyodide: Annotated[Path | None, typer.Option("--pyodide", metavar=_("FILE|FOLDER"), help=_(
         "Pyodide's npm package (.tgz) or its unpacked folder, instead of fetching it (checked either way)."))] = None,
     serve: Annotated[bool, typer.Option("--serve", help=_("Then serve the folder on this computer to try it."))] = False,
     port: Annotated[int, typer.Option("--port", help=_("The port for --serve."), min=1024, max=65535)] = 8766,
@@ -693,7 +699,7 @@ club_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help=_(
     "A club's history: a folder of game files added up evening by evening (standings, ledger, a "
     "player, payments, a report).\n\nExample: kingsheet club standings --dir ~/king --season 2026"))
 app.add_typer(club_app, name="club")
-ClubDir = Annotated[Path | None, typer.Option("--dir", help=_(
+ClubDir = Annotated[Path | None, typer.Option("--dir", metavar=_("FOLDER"), help=_(
     "The club's folder of game files (default: the folder of the current game)."))]
 Season = Annotated[str | None, typer.Option("--season", help=_("A season of club.toml, or a year (2026)."))]
 From = Annotated[str | None, typer.Option("--from", help=_("The first date counted (2026-09-01)."))]

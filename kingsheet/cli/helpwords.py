@@ -26,6 +26,8 @@ def _word(annotation: Any) -> str:
 
 
 def _option_type(self: Any, ctx: Any) -> str:
+    if getattr(self, "metavar", None):  # the option says what it takes (a folder is not a FILE)
+        return str(self.metavar)
     desc = self.type_descriptor
     if desc.is_choice:
         return "|".join(str(getattr(c, "value", c)) for c in desc.choices or ())

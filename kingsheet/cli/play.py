@@ -306,19 +306,13 @@ def _settle(report: Report, lang: str, echo: Callable[..., Any]) -> None:
     if s is None:
         echo("✗ " + _("the game's [money] cannot be used"))
         return
-    echo(settlement_text(s, None, lang))
-    if s.method == "pairwise":
-        from kingsheet.core.money import settle
-
-        pot = settle({p: t.total for p, t in report.totals.items()}, s.stake, s.currency, "pot", pot_mean=True)
-        echo(settlement_text(pot, None, lang))
+    echo(settlement_text(s, None, lang))  # the game's own method only (its [money] says which)
 
 
 def _the_end(path: Path, report: Report, lang: str, echo: Callable[..., Any], sheet: bool = True) -> None:
     """The last deal is written: the final sheet, the money, and how to print it."""
-    if sheet:
+    if sheet:  # (after a correction the sheet was just shown): its last line says it is complete
         echo(sheet_text(report, lang))
-    echo(_("the sheet is complete"))
     _settle(report, lang, echo)
     echo(_("to print it: kingsheet export {path} -o {pdf}").format(path=path, pdf=path.with_suffix(".pdf").name))
 

@@ -1,7 +1,7 @@
 """Money: who pays whom, exactly, in the currency's minor unit.
 
 pairwise («каждый с каждым», seed 000: «из итога победителя вычитаются итоги проигравших»):
-every pair settles the difference of their ИТОГО. pot («на стол»): losers put their ИТОГО
+every pair settles the difference of their ИТОГО. pot («через стол»): losers put their ИТОГО
 on the table, winners take theirs. Either way the balances are then settled by the fewest
 transfers: n minus the largest number of disjoint zero-sum groups (exact up to EXACT_LIMIT
 players, a greedy settlement above that, and the result says which).

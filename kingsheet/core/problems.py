@@ -85,7 +85,7 @@ def one_line(text: str, limit: int = 400) -> str:
 
 
 def num(value: int | float | str) -> str:
-    """A number as a person writes it on the sheet: a real minus sign, a plus for gains."""
+    """A number as a person writes it in a cell of the sheet: a real minus sign (gains have none)."""
     if isinstance(value, str):
         return value
     return f"−{-value}" if value < 0 else str(value)

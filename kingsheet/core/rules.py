@@ -141,9 +141,12 @@ class Game(Record):
         return None if self.choose_suit else self.total
 
     def heading(self, lang: str | None = None) -> str:
-        """The label with its total, as a prompt shows it: «Взятки (−16)»."""
+        """The label with its total, as a prompt shows it: «Взятки (−16)», «АнтиЕралаш (+96)» (the sign
+        the ИТОГО lines give it)."""
         total = self.known_total
-        return self.label(lang) if total is None else f"{self.label(lang)} ({num_text(total)})"
+        if total is None:
+            return self.label(lang)
+        return f"{self.label(lang)} ({'+' if total > 0 else ''}{num_text(total)})"
 
     def label(self, lang: str | None = None) -> str:
         """The game's name in ``lang`` (by default the language of the messages)."""

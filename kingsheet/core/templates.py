@@ -361,6 +361,13 @@ def _build_games(raw: Mapping[str, Any], deck: Deck, units: Mapping[str, int], s
             labels = {lang: f"{text} (+)" for lang, text in labels.items()}
         kind = Kind.ERALASH if b == "eralash" else Kind.TRUMPS if b == "trumps" else Kind.SINGLE
         games[gid] = Game(gid, sign, kind, {c: units[c] for c in cats}, counts, labels)
+    named: dict[tuple[str, str], str] = {}
+    for gid, g in games.items():  # a sheet's row names one game: two games of one name cannot be told apart
+        for lang, text in g.labels.items():
+            other = named.setdefault((lang, text.strip().casefold()), gid)
+            if other != gid:
+                say(_("{where}: games {a} and {b} are both named «{label}»; give one another name in [labels]").format(
+                    where=where, a=other, b=gid, label=text))
     return games
 
 

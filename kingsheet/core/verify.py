@@ -186,7 +186,8 @@ def _check_point_cells(row: RowAt, chk: _Deal) -> None:
                     expected=game.total, actual=cell)
         elif step and value % step:
             if top == step:  # one card (the King) or one last trick: all or nothing
-                text = _("{who}: {cell}, but one player takes all of {total} or nothing").format(who=who, cell=num(cell), total=num(game.total))
+                text = _("{who}: {cell}, but the {total} goes whole to one player, and the others write 0").format(
+                    who=who, cell=num(cell), total=num(game.total))
                 want = game.total  # the whole of the row, with its sign
             else:
                 text = _("{who}: {cell} is not a multiple of {step}").format(who=who, cell=num(cell), step=step)

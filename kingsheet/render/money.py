@@ -25,7 +25,7 @@ def signed_amount(amount: Decimal | str, currency: str) -> str:
 @speaks
 def settlement_text(s: Settlement, columns: Mapping[str, Mapping[str, int]] | None = None, lang: str = "ru") -> str:
     """The money block: totals (per game when several), balances, pair debts, fewest transfers."""
-    method = (_("pairwise («каждый с каждым»)") if s.method == "pairwise" else _("pot («на стол»)"))
+    method = (_("pairwise («каждый с каждым»)") if s.method == "pairwise" else _("pot («через стол»)"))
     lines = [_("method: {method}; stake {stake} {currency} a point").format(
         method=method, stake=local_decimal(s.stake), currency=s.symbol)]
     names = list(s.totals)

@@ -1,0 +1,91 @@
+"""What a newcomer tripped on (issue 67), each read as a person reads it: the command's words in
+both languages, the help, the prompt."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import EXAMPLES
+from kingsheet.cli.app import app
+
+
+def run(*args: str, env: dict[str, str] | None = None, input: str | None = None):
+    return CliRunner().invoke(app, list(args), env=env, input=input)
+
+
+@pytest.mark.parametrize(("env", "words"), [
+    ({"KINGSHEET_LANG": "en"}, "'de' is not a language kingsheet speaks: ru or en"),
+    ({"KINGSHEET_LANG": "ru"}, "«de» — такого языка kingsheet не знает: ru или en"),
+    ({"KINGSHEET_LANG": "", "LANG": "en_GB.UTF-8", "LC_ALL": "", "LANGUAGE": ""}, "'de' is not a language"),
+])
+def test_an_unknown_lang_is_refused_in_the_language_the_rest_would_choose(env, words):
+    r = run("check", str(EXAMPLES / "blank-4.toml"), "--lang", "de", env=env)
+    assert r.exit_code == 2 and words in r.output, r.output
+
+
+def test_a_plus_game_is_shown_with_the_sign_of_its_total():
+    from kingsheet.files.templates import load_rules
+
+    rules = load_rules("blank-4")
+    assert rules.games["eralash+"].heading("ru") == "АнтиЕралаш (+96)"
+    assert rules.games["tricks"].heading("ru") == "Взятки (−16)"
+    assert rules.games["trumps"].heading("en") == "Trumps (+24)"
+
+
+def test_the_king_split_and_a_declarer_out_of_turn_read_as_they_are():
+    r = run("check", str(EXAMPLES / "mistakes" / "king-split.toml"), "--lang", "ru")
+    assert "Аня: −8, но все −16 достаются одному игроку, у остальных 0" in r.stderr
+    assert "или никто" not in r.stderr
+    text = (EXAMPLES / "blank-4.toml").read_text(encoding="utf-8").replace('declarer = "Вася"', 'declarer = "Боря"', 1)
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "g.toml"
+        path.write_text(text, encoding="utf-8")
+        ru = run("check", str(path), "--lang", "ru").stderr
+        en = run("check", str(path), "--lang", "en").stderr
+    assert "записано: Боря, но здесь объявляет Вася: сдаёт Боря, а объявляет тот, кто слева от сдающего" in ru, ru
+    assert "Боря is written, but Вася declares here (left of Боря, who deals)" in en, en
+
+
+def test_every_bundled_template_names_its_games_apart_and_a_house_one_must():
+    from kingsheet.core.rules import RulesError
+    from kingsheet.files.templates import load_rules, template_ids
+
+    for tid in template_ids():
+        rules = load_rules(tid)
+        for lang in ("ru", "en"):
+            labels = [g.label(lang).casefold() for g in rules.games.values()]
+            assert len(labels) == len(set(labels)), (tid, lang, labels)
+    assert load_rules("king-14").games["eralash+"].label("ru") == "Всё подряд (+)"
+    import tempfile
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "templates" / "king-14.toml").read_text(encoding="utf-8")
+    text = text.replace('"eralash+" = { ru = "Всё подряд (+)", en = "Everything (+)" }',
+                        '"eralash+" = { ru = "Всё подряд", en = "Everything" }').replace('id = "king-14"', 'id = "ours"')
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "ours.toml"
+        path.write_text(text, encoding="utf-8")
+        r = run("rules", "--check", str(path), "--lang", "ru")
+        assert r.exit_code == 2
+        assert "игры eralash и eralash+ обе называются «Всё подряд»; дайте одной из них другое название" in r.output
+        with pytest.raises(RulesError):
+            load_rules(str(path))
+
+
+def test_a_folder_is_called_a_folder_in_the_help():
+    import os
+    import subprocess
+    import sys
+
+    def helped(*args: str) -> str:  # a process of its own: the help's words are chosen as it starts
+        return subprocess.run([sys.executable, "-c", "from kingsheet.cli import main; main()", *args, "--help"],
+                              capture_output=True, text=True, env={**os.environ, "COLUMNS": "120"}).stdout
+
+    for lang, folder, file in (("ru", "ПАПКА", "ФАЙЛ"), ("en", "FOLDER", "FILE")):
+        site = helped("site", "--lang", lang)
+        assert f"--output {folder}" in site and f"--pyodide {file}|{folder}" in site, site
+        assert f"--dir {folder}" in helped("club", "ledger", "--lang", lang)
