@@ -89,3 +89,58 @@ def test_a_folder_is_called_a_folder_in_the_help():
         site = helped("site", "--lang", lang)
         assert f"--output {folder}" in site and f"--pyodide {file}|{folder}" in site, site
         assert f"--dir {folder}" in helped("club", "ledger", "--lang", lang)
+
+
+@pytest.fixture
+def club_folder(tmp_path):
+    import shutil
+
+    folder = tmp_path / "club"
+    folder.mkdir()
+    for name in ("blank-4.toml", "short.toml", "atomic.toml"):
+        shutil.copy(EXAMPLES / name, folder / name)
+    (folder / "club.toml").write_text('name = "Пятница"\n\n[[paid]]\nfrom = "Аня"\nto = "Боря"\namount = "3.50"\n',
+                                      encoding="utf-8")
+    return folder
+
+
+def test_club_figures_are_written_as_the_language_writes_numbers(club_folder):
+    import re
+
+    ru = run("club", "player", "Аня", "--dir", str(club_folder), "--lang", "ru").stdout
+    en = run("club", "player", "Аня", "--dir", str(club_folder), "--lang", "en").stdout
+    assert re.search(r"−\d+,\d\d\b", ru) and re.search(r"\d+,\d\d %", ru), ru
+    assert not re.search(r"\d\.\d", ru), ru
+    assert re.search(r"−\d+\.\d\d\b", en) and re.search(r"\d+\.\d\d %", en), en
+
+
+def test_club_paid_refuses_a_negative_amount_and_a_stranger_in_a_clubs_words(club_folder):
+    before = (club_folder / "club.toml").read_text(encoding="utf-8")
+    for lang, words in (("ru", "сумма должна быть больше нуля, а не -3"), ("en", "the amount must be above zero, not -3")):
+        r = run("club", "paid", "Вася", "Галя", "-3", "--dir", str(club_folder), "--lang", lang)
+        assert r.exit_code == 2 and words in r.output and "No such option" not in r.output, r.output
+    r = run("club", "paid", "Ваня", "Галя", "3", "--dir", str(club_folder), "--lang", "ru")
+    assert r.exit_code == 2 and "в играх клуба нет игрока «Ваня»" in r.output and "за столом" not in r.output
+    r = run("club", "paid", "Ваня", "Галя", "3", "--dir", str(club_folder), "--lang", "en")
+    assert "no player 'Ваня' in the club's games" in r.output
+    assert (club_folder / "club.toml").read_text(encoding="utf-8") == before
+
+
+def test_the_club_report_lists_the_payments_and_labels_its_chart_whole(club_folder, tmp_path):
+    import re
+    import shutil
+    import subprocess
+
+    from pypdf import PdfReader
+
+    out = tmp_path / "club.pdf"
+    r = run("club", "report", "-o", str(out), "--dir", str(club_folder), "--rules", "blank-4", "--lang", "ru")
+    assert r.exit_code == 0, r.output
+    text = "\n".join(page.extract_text() for page in PdfReader(out).pages)
+    assert "записанные платежи" in text and "Аня → Боря" in text and "3,50 ₽" in text
+    assert "Две последние" in text  # the game's name whole under its bars
+    assert not re.search(r"(?<![\w.])-\d", text), text  # every minus a real one
+    assert re.search(r"−\d+\b", text)  # the axis's negative end is labelled
+    if shutil.which("pdftoppm"):  # every page renders (looked at when this was written)
+        subprocess.run(["pdftoppm", "-r", "40", "-png", str(out), str(tmp_path / "page")], check=True)
+        assert len(list(tmp_path.glob("page-*.png"))) == len(PdfReader(out).pages)

@@ -683,8 +683,10 @@ def site_cmd(
     except Unusable as exc:
         fail_on(exc)
     total = sum(sizes.values())
-    typer.echo(ngettext("wrote {output}: {n} file, {mb:.1f} MB", "wrote {output}: {n} files, {mb:.1f} MB",
-                        len(sizes)).format(output=output, n=len(sizes), mb=total / 1e6))
+    from kingsheet.core.money import local_number
+
+    typer.echo(ngettext("wrote {output}: {n} file, {mb} MB", "wrote {output}: {n} files, {mb} MB",
+                        len(sizes)).format(output=output, n=len(sizes), mb=local_number(f"{total / 1e6:.1f}")))
     if serve:
         from kingsheet.serve.run import free_port
         from kingsheet.site.serving import serve_folder
@@ -790,7 +792,7 @@ def club_player(name: Annotated[str, typer.Argument(help=_("The player (any alia
                      as_json, player_text, lang)
 
 
-@club_app.command("paid", help=_("Record a payment between evenings (kept in club.toml).\n\n"
+@club_app.command("paid", context_settings={"ignore_unknown_options": True}, help=_("Record a payment between evenings (kept in club.toml).\n\n"
                                  "Example: kingsheet club paid Вася Боря 10"))
 def club_paid(payer: Annotated[str, typer.Argument(help=_("Who paid."))],
               payee: Annotated[str, typer.Argument(help=_("Who was paid."))],

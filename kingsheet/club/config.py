@@ -203,7 +203,7 @@ def record_payment(club: Club, payer: str, payee: str, amount: str, currency: st
     from kingsheet.files.storage import atomic_write, locked
 
     known = sorted({club.who(p) for p in players})
-    payer, payee = (club.who(find_player(club.who(n), known)) for n in (payer, payee))
+    payer, payee = (club.who(find_player(club.who(n), known, club=True)) for n in (payer, payee))
     if payer == payee:
         raise InputError(_("a payment is from one player to another"))
     value = parse_decimal(amount, _("amount"), MAX_TOTAL)

@@ -113,8 +113,9 @@ def suggest_game(rules: Rules, typed: str) -> str | None:
     return labels[close[0]] if close else None
 
 
-def find_player(name: str, players: Sequence[str]) -> str:
-    """A player by name or unambiguous prefix, case- and ё/е-insensitive."""
+def find_player(name: str, players: Sequence[str], club: bool = False) -> str:
+    """A player by name or unambiguous prefix, case- and ё/е-insensitive; ``club``: among a club's
+    players (who are not at one table)."""
     key = fold(name)
     exact = [p for p in players if fold(p) == key]
     if exact:
@@ -127,7 +128,9 @@ def find_player(name: str, players: Sequence[str]) -> str:
 
         close = difflib.get_close_matches(key, [fold(p) for p in players], n=1, cutoff=0.6)
         hint = _("; did you mean {name}?").format(name=players[[fold(p) for p in players].index(close[0])]) if close else ""
-        raise InputError(_("no player '{name}' at the table ({players}){hint}").format(name=name, players=', '.join(players), hint=hint))
+        text = (_("no player '{name}' in the club's games ({players}){hint}") if club else
+                _("no player '{name}' at the table ({players}){hint}"))
+        raise InputError(text.format(name=name, players=', '.join(players), hint=hint))
     raise InputError(_("'{name}' could be {matches}; type more of the name").format(name=name, matches=_(' or ').join(matches)))
 
 

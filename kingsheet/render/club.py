@@ -8,16 +8,17 @@ from decimal import Decimal
 from typing import Any
 
 from kingsheet.core.i18n import _, ngettext, speaks
-from kingsheet.core.money import fmt_amount
+from kingsheet.core.money import fmt_amount, local_number
 from kingsheet.core.problems import num
 from kingsheet.render.money import signed_amount
 from kingsheet.render.text import table
 
 
 def _points(value: Any) -> str:
+    """A figure as the language writes it: «24,67» and «−3,33» in Russian, a real minus sign."""
     if value is None:
         return "—"
-    return num(value) if isinstance(value, int) else str(value).replace("-", "−")
+    return num(value) if isinstance(value, int) else local_number(str(value)).replace("-", "−")
 
 
 def _money_cell(moneys: dict[str, str], main: str) -> str:
@@ -120,7 +121,7 @@ def report_pdf(standing: dict[str, Any], owed: dict[str, Any], story: dict[str, 
 
     from reportlab.lib.pagesizes import A4
     from reportlab.lib.units import mm
-    from reportlab.platypus import SimpleDocTemplate, Spacer, Table, TableStyle
+    from reportlab.platypus import KeepTogether, SimpleDocTemplate, Spacer, Table, TableStyle
 
     from kingsheet.render.pdf import FONT, GREY, _fonts, para
 
@@ -142,12 +143,18 @@ def report_pdf(standing: dict[str, Any], owed: dict[str, Any], story: dict[str, 
                           GREY, Table, TableStyle))
         flow += [para(f"{t['from']} → {t['to']}  {fmt_amount(Decimal(t['amount']), cur)}", 8)
                  for t in led["transfers"]] or [para(_("nobody owes anything"), 8)]
-    if len(story["dates"]) > 1:
-        flow += [Spacer(1, 4 * mm), para(_("money over the evenings ({currency})").format(currency=story["currency"]),
-                                         11, True), _money_chart(story, width)]
+    if owed["payments"]:  # why the ledger's balances differ from the standings' money
+        flow += [Spacer(1, 2 * mm), para(_("payments recorded (the ledger takes them off; the standings show the "
+                                           "money the evenings gave):"), 8, True)]
+        flow += [para(f"{p['date'] or ''} {p['from']} → {p['to']}  {fmt_amount(Decimal(p['amount']), p['currency'])}", 8)
+                 for p in owed["payments"]]
+    if len(story["dates"]) > 1:  # each chart with its heading, never a heading alone at a page's foot
+        flow += [Spacer(1, 4 * mm), KeepTogether([
+            para(_("money over the evenings ({currency})").format(currency=story["currency"]), 11, True),
+            _money_chart(story, width)])]
     if story["averages"]:
-        flow += [Spacer(1, 4 * mm), para(_("average per deal, {rules}").format(rules=story["rules"]), 11, True),
-                 _average_bars(story, width)]
+        flow += [Spacer(1, 4 * mm), KeepTogether([
+            para(_("average per deal, {rules}").format(rules=story["rules"]), 11, True), _average_bars(story, width)])]
     doc.build(flow)
     return out.getvalue()
 
@@ -210,16 +217,34 @@ def _average_bars(story: dict[str, Any], width: float) -> Any:
 
     games = list(story["games"])
     names = list(story["averages"])
-    d = Drawing(width, 75 * mm)
+    d = Drawing(width, 80 * mm)
     bc = VerticalBarChart()
-    bc.x, bc.y, bc.width, bc.height = 34, 30, width - 140, 75 * mm - 40
+    bc.x, bc.y, bc.width, bc.height = 34, 44, width - 140, 80 * mm - 54
     bc.data = [[float(story["averages"][p].get(g, 0)) for g in games] for p in names]
-    bc.categoryAxis.categoryNames = [story["games"][g][:12] for g in games]
+    bc.categoryAxis.categoryNames = [story["games"][g] for g in games]  # whole: «Две последние»
     bc.categoryAxis.labels.angle = 30
     bc.categoryAxis.labels.boxAnchor = "ne"
+    bc.categoryAxis.labelAxisMode = "low"  # the names below the chart, not on the zero line over the bars
+    values = [v for row in bc.data for v in row] or [0.0]
+    lo, hi, step = _nice_range(min(values), max(values))
+    bc.valueAxis.valueMin, bc.valueAxis.valueMax, bc.valueAxis.valueStep = lo, hi, step  # both ends labelled
+    bc.valueAxis.labelTextFormat = lambda v: f"{v:g}".replace("-", "−")
     for axis in (bc.categoryAxis, bc.valueAxis):
         axis.labels.fontName, axis.labels.fontSize = FONT, 6.5
     for i in range(len(names)):
         bc.bars[i].fillColor = SERIES[i % len(SERIES)]
     d.add(bc)
-    return _with_legend(d, names, width, 75 * mm)
+    return _with_legend(d, names, width, 80 * mm)
+
+
+def _nice_range(low: float, high: float) -> tuple[float, float, float]:
+    """An axis from a round number at or below ``low`` to one at or above ``high`` (zero within),
+    in steps of 1, 2 or 5 times a power of ten, about five of them."""
+    import math
+
+    low, high = min(low, 0.0), max(high, 0.0)
+    span = (high - low) or 1.0
+    raw = span / 5
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    return math.floor(low / step) * step, math.ceil(high / step) * step, step

@@ -503,7 +503,8 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
     heads = ["", word("total", lang), word("pairs", lang), _("Through the pot")]
     for c, h in enumerate(heads, start=1):
         head = text_cell(ws, 5, c, h, font=Font(bold=True), fill=LIGHT)
-        head.alignment = Alignment(wrap_text=True, vertical="center")  # never cut at the column's edge
+        # never cut at the column's edge; over a column of amounts it stands where they do (right)
+        head.alignment = Alignment(wrap_text=True, vertical="center", horizontal="right" if c > 1 else None)
     ws.row_dimensions[5].height = 30
     grand_row = total_row + 2
     first, last = 6, 5 + n
@@ -539,6 +540,11 @@ def _money_sheet(wb: Workbook, rules: Rules, names: Sequence[str], total_row: in
     ws.column_dimensions["A"].width = 18
     for c in range(2, max(4, n + 1) + 1):
         ws.column_dimensions[get_column_letter(c)].width = 16
+    # printed on A4 one page wide: the pair matrix's last column does not go to a page of its own
+    ws.page_setup.paperSize = ws.PAPERSIZE_A4
+    ws.page_setup.fitToWidth = 1
+    ws.page_setup.fitToHeight = 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
     ws.protection.sheet = True
 
 
