@@ -101,3 +101,29 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):  
 def pytest_make_collect_report(collector: pytest.Collector):  # type: ignore[no-untyped-def]
     outcome = yield
     _fail_when_missing(outcome.get_result(), f"{collector.nodeid} ")
+
+
+#: What to install for each kind of missing dependency a skip names (README: "System packages").
+INSTALL_FOR = (("chromium", "chromium"), ("pdftoppm", "poppler-utils"), ("poppler", "poppler-utils"),
+               ("humor-sans", "fonts-humor-sans"))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):  # type: ignore[no-untyped-def]
+    """Outside CI, tests skipped for want of a system package end the run with the line that installs
+    them (in CI such a skip already failed the run)."""
+    packages: set[str] = set()
+    python = 0
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = report.longrepr
+        reason = str(longrepr[2] if isinstance(longrepr, tuple) else longrepr).lower()
+        if not any(word in reason for word in MISSING):
+            continue
+        found = {package for word, package in INSTALL_FOR if word in reason}
+        packages |= found
+        python += not found and "could not import" in reason
+    if packages:
+        terminalreporter.write_line(f"some tests were skipped for want of system packages; install them with: "
+                                    f"sudo apt-get install {' '.join(sorted(packages))}", yellow=True)
+    if python:
+        terminalreporter.write_line("some tests were skipped for want of Python packages; install them with: "
+                                    ".venv/bin/pip install -e '.[test]'", yellow=True)

@@ -144,3 +144,40 @@ def test_the_club_report_lists_the_payments_and_labels_its_chart_whole(club_fold
     if shutil.which("pdftoppm"):  # every page renders (looked at when this was written)
         subprocess.run(["pdftoppm", "-r", "40", "-png", str(out), str(tmp_path / "page")], check=True)
         assert len(list(tmp_path.glob("page-*.png"))) == len(PdfReader(out).pages)
+
+
+def _pdf_text(path) -> list[str]:
+    from pypdf import PdfReader
+
+    return [page.extract_text() for page in PdfReader(path).pages]
+
+
+def test_the_ordered_blank_keeps_who_ordered_what_whole_with_a_box_for_everyone(tmp_path):
+    out = tmp_path / "ordered.pdf"
+    assert run("blank", "--rules", "ordered", "-o", str(out), "--lang", "ru").exit_code == 0
+    pages = _pdf_text(out)
+    grid = [k for k, text in enumerate(pages) if "Кто что заказал" in text]
+    assert len(grid) == 1  # the whole grid on one page
+    text = pages[grid[0]]
+    assert "14. Ералаш (+)" in text and "Ставка за очко" in text  # its last rows with the stake box
+    assert text.count("□") == 14 * 4  # a box under each of the four players, for each of the 14 games
+
+
+def test_the_domino_blank_has_the_rows_its_game_can_last_on_one_page(tmp_path):
+    out = tmp_path / "domino.pdf"
+    assert run("blank", "--rules", "domino", "-o", str(out), "--lang", "ru").exit_code == 0
+    pages = _pdf_text(out)
+    assert len(pages) == 1 and "ИТОГО" in pages[0]
+    lines = [line.strip() for line in pages[0].splitlines()]
+    assert pages[0].count("Черви") >= 16 and "16" in lines and "17" not in lines  # −8 a deal over four: −31 by the 16th
+    book = tmp_path / "domino.xlsx"
+    assert run("blank", "--rules", "domino", "-o", str(book)).exit_code == 0
+
+
+def test_an_old_domino_blanks_code_is_refused_not_misread():
+    from kingsheet.scan.page import Unreadable, parse_code
+
+    assert parse_code("KS1/BLANK-4//4/BRU123456/1", "p.jpg").rules == "blank-4"  # other blanks: as they were
+    assert parse_code("KS2/DOMINO//4/BRU123456/1", "p.jpg").rules == "domino"
+    with pytest.raises(Unreadable, match="printed by an older kingsheet"):
+        parse_code("KS1/DOMINO//4/BRU123456/1", "p.jpg")

@@ -47,3 +47,47 @@ def test_readme_starts_with_the_two_commands():
     assert "pytest" in first_block[1]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "-m pytest" in ci and "'.[test" in ci
+
+
+def install_specs() -> list[tuple[str, str]]:
+    """Every `pip install` the README and docs/ give a person: (where, what it installs)."""
+    found = []
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            for m in re.finditer(r"pip install((?: -[a-z]+)*) ('[^']+'|\S+)", line):
+                found.append((f"{path.name}: {line.strip()[:80]}", m.group(2).strip("'`")))
+    return found
+
+
+def test_every_install_line_of_the_docs_installs_from_a_clone():
+    """kingsheet is not on PyPI: an install line names the clone (.), and only extras it has."""
+    import tomllib
+
+    extras = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"])
+    specs = install_specs()
+    assert len(specs) >= 5
+    for where, spec in specs:
+        m = re.fullmatch(r"\.(?:\[([a-z,]+)\])?", spec)
+        assert m, f"{where}: installs {spec}, which is not the clone"
+        assert set((m.group(1) or "").split(",")) - {""} <= extras, where
+
+
+def test_a_skip_for_a_missing_system_package_ends_with_the_line_that_installs_it(monkeypatch):
+    import conftest
+
+    lines: list[str] = []
+
+    class Report:
+        def __init__(self, reason: str) -> None:
+            self.longrepr = ("file", 1, f"Skipped: {reason}")
+
+    class Terminal:
+        stats = {"skipped": [Report("no Chromium on this machine (apt-get install chromium)"),
+                             Report("needs pdftoppm and fonts-humor-sans"), Report("only root can do it")]}
+
+        def write_line(self, text: str, **_markup: object) -> None:
+            lines.append(text)
+
+    conftest.pytest_terminal_summary(Terminal(), 0, None)
+    assert lines == ["some tests were skipped for want of system packages; install them with: "
+                     "sudo apt-get install chromium fonts-humor-sans poppler-utils"]

@@ -46,3 +46,14 @@ def test_installed_wheel_lists_templates(wheel, tmp_path):
     ids, total = out.stdout.splitlines()
     assert "blank-4" in ids.split() and len(ids.split()) >= 17
     assert total == "-768"
+
+
+def test_every_install_line_of_the_docs_resolves_from_a_clone():
+    """Each `pip install` of the README and docs/, run as written in the clone (a dry run: what it
+    would install, resolved for real)."""
+    from test_readme import install_specs
+
+    for spec in sorted({spec for _where, spec in install_specs()}):
+        r = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "-q", "--no-deps", spec], cwd=ROOT,
+                           capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, (spec, r.stderr[-1500:])

@@ -652,7 +652,7 @@ def serve_cmd(
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError:
-        fail(_("kingsheet serve needs its extra: pip install 'kingsheet[serve]'"))
+        fail(_("kingsheet serve needs its extra: pip install '.[serve]' in kingsheet's folder"))
     from kingsheet.serve.run import serve
 
     path = _game_path(file)
@@ -871,7 +871,7 @@ def scan_cmd(
         import numpy  # noqa: F401
         import zxingcpp  # noqa: F401
     except ImportError:
-        fail(_("kingsheet scan needs its extra: pip install 'kingsheet[scan]'"))
+        fail(_("kingsheet scan needs its extra: pip install '.[scan]' in kingsheet's folder"))
     if option and not rules_id:
         fail(_("--option names an option of the rules given with --rules"))
     from kingsheet.core.rules import RulesError

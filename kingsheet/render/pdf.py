@@ -25,7 +25,6 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import (
     BaseDocTemplate,
-    CondPageBreak,
     Frame,
     FrameBreak,
     KeepTogether,
@@ -152,7 +151,13 @@ def scan_code(rules: Rules, players: int, names: Sequence[str] | None, lang: str
     opts = " ".join(f"{k}:{v}" for k, v in sorted(rules.options.items()))
     sheet = hashlib.sha1("|".join([rules.id, opts, lang, *(names or ())]).encode()).hexdigest()[:6]
     # upper case, with QR's alphanumeric characters only: the smallest code for the margin
-    return f"KS1/{rules.id}/{opts}/{players}/{'N' if names else 'B'}{lang}{sheet}".upper()
+    return f"{CODE_VERSION}/{rules.id}/{opts}/{players}/{'N' if names else 'B'}{lang}{sheet}".upper()
+
+
+#: The blank's layout revision its code names: KS2 since domino's blank has the 16 rows its game can
+#: last (KS1: 30); a KS1 blank of a rule system laid out otherwise since is refused, never misread.
+CODE_VERSION = "KS2"
+RELAID_SINCE_KS1 = frozenset({"domino"})
 
 
 class _Measured(Table):
@@ -437,7 +442,9 @@ def _ordered_grid(rules: Rules, names: Sequence[str], lang: str, width: float, s
     for number, gid in enumerate(ordered_games(rules), 1):  # numbered: the number is enough in «Игра»
         count = games.count(gid)
         label = f"{number}. " + rules.games[gid].label(lang) + (f" ×{count}" if count > 1 else "")
-        cells = ["□ " * count] * len(names) if rules.order is Order.ORDERED_PLAYER else ["□ " * count] + [""] * (len(names) - 1)
+        # a box under every player: the table ticks who ordered it (each player orders each game
+        # once where each player orders; else the game is ordered once, by whoever's turn it was)
+        cells = ["□ " * count] * len(names)
         data.append([label, *cells])
     grid = Table(data, colWidths=[width * 0.3, *[width * 0.7 / len(names)] * len(names)], hAlign="LEFT",
                  repeatRows=1)
@@ -482,11 +489,10 @@ def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "r
                                   table_class, page_after))
         story += legend
         story.append(Spacer(1, 2 * mm))
-        if grid:
-            story.append(CondPageBreak(40 * mm))
-            story += grid
-            story.append(Spacer(1, 2 * mm))
-        story.append(KeepTogether([box]))
+        if grid:  # «Кто что заказал» whole, with the stake box: on the page it fits, never parted
+            story.append(KeepTogether([*grid, Spacer(1, 2 * mm), box]))
+        else:
+            story.append(KeepTogether([box]))
         if copy + 1 < per_page:
             story.append(FrameBreak())
     # one blank a page is a blank made to be photographed: corner marks and a QR code in the

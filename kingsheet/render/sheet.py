@@ -84,6 +84,19 @@ class SheetRow(Record):
     running: tuple[str, ...] = ()  # games played to a limit: each player's total after this deal
 
 
+def limit_rows(rules: Rules) -> int:
+    """Rows on the blank of a game played to a limit: as many deals as the game can last when
+    every deal's minus points are fixed and none are plus (domino: −8 a deal over four players
+    reaches −31 by the 16th deal at the latest), else LIMIT_ROWS."""
+    g = rules.games.get("penalty")
+    limit = rules.limit
+    if g is None or limit is None or g.choose_suit or g.moon is not None or not g.card_values \
+            or any(v >= 0 for v in g.card_values.values()):
+        return LIMIT_ROWS
+    per_deal = -g.total
+    return min(LIMIT_ROWS, (limit - 1) * rules.players // per_deal + 1)
+
+
 def player_names(rules: Rules, players: list[str] | tuple[str, ...] | None, lang: str) -> tuple[str, ...]:
     if players:
         return tuple(players)
@@ -154,7 +167,7 @@ def rows_for(rules: Rules, report: Report | None, players: tuple[str, ...] | Non
             g = rules.games["penalty"]
             label = g.label(lang)
             total = None if g.choose_suit else g.total
-            for k in range(1, LIMIT_ROWS + 1):
+            for k in range(1, limit_rows(rules) + 1):
                 out.append(SheetRow(k, label, "penalty", total, ("",) * n, None, dealer_of(k), "", "", True, 0,
                                     False, ("",) * n))
         return out

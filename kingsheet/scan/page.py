@@ -50,14 +50,21 @@ _NUMBER = re.compile(r"[0-9]{1,3}")  # plain digits, few of them (never «²», 
 
 
 def parse_code(text: str, where: str) -> Code | None:
-    """``KS1/RULES/OPTION:VALUE …/PLAYERS/LAYOUT/PAGE`` (render.pdf.scan_code, then the page), or
+    """``KS2/RULES/OPTION:VALUE …/PLAYERS/LAYOUT/PAGE`` (render.pdf.scan_code, then the page; KS1 for
+    blanks printed before domino's was laid out anew), or
     None when the text is not a kingsheet code at all (another QR code in the photo). A code that
     is ours but says what no printed blank says is one sentence."""
+    from kingsheet.render.pdf import RELAID_SINCE_KS1
+
     parts = text.lower().split("/")
-    if parts[0] != "ks1":
+    if parts[0] not in ("ks1", "ks2"):
         return None
     if len(parts) != 6 or len(parts[4]) < 3 or not (_NUMBER.fullmatch(parts[3]) and _NUMBER.fullmatch(parts[5])):
         raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=where))
+    if parts[0] == "ks1" and parts[1] in RELAID_SINCE_KS1:
+        raise Unreadable(_("{where}: this {rules} blank was printed by an older kingsheet, whose rows lie elsewhere; "
+                           "it cannot be read back (print a new blank, or type the sheet in)").format(
+            where=where, rules=parts[1]))
     options = dict(p.split(":", 1) for p in parts[2].split() if ":" in p)
     layout = parts[4]
     code = Code(parts[1], options, int(parts[3]), layout[0] == "n", layout[1:3], layout[3:], int(parts[5]))

@@ -432,7 +432,7 @@ def read_photos(body: Mapping[str, Any], lang: str, open_game: Path | None = Non
         import zxingcpp  # noqa: F401
     except ImportError:
         raise Answer(501, _("the computer running kingsheet serve cannot read photos: it needs "
-                            "pip install 'kingsheet[scan]'")) from None
+                            "pip install '.[scan]' in kingsheet's folder")) from None
     from kingsheet.scan.choose import READS_BADLY, TOTALS_DISAGREE
     from kingsheet.scan.game import row_crop, summary
     from kingsheet.scan.reader import read_sheet
