@@ -181,3 +181,15 @@ def test_an_old_domino_blanks_code_is_refused_not_misread():
     assert parse_code("KS2/DOMINO//4/BRU123456/1", "p.jpg").rules == "domino"
     with pytest.raises(Unreadable, match="printed by an older kingsheet"):
         parse_code("KS1/DOMINO//4/BRU123456/1", "p.jpg")
+
+
+def test_the_workbooks_money_sheet_heads_its_amounts_and_prints_one_page_wide(tmp_path):
+    from openpyxl import load_workbook
+
+    book = tmp_path / "six.xlsx"
+    assert run("export", str(EXAMPLES / "six-48.toml"), "-o", str(book), "--lang", "ru").exit_code == 0
+    ws = load_workbook(book).worksheets[1]
+    heads = {c: ws.cell(5, c) for c in range(1, 5)}
+    assert [heads[c].value for c in (2, 3, 4)] == ["ИТОГО", "Каждый с каждым", "Через стол"]
+    assert all(heads[c].alignment.horizontal == "right" for c in (2, 3, 4))  # over right-aligned amounts
+    assert ws.page_setup.fitToWidth == 1 and ws.sheet_properties.pageSetUpPr.fitToPage  # the pair matrix whole
