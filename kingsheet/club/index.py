@@ -7,9 +7,10 @@ the same game saved twice under two names counts once. A file that does not load
 its problem and kept out of the figures; so is a game with problems, and a game still in progress
 is shown as such.
 
-Per game the index keeps what the queries need and no more: each player's ИТОГО and money (at the
-game's own stake and method), and per player and game of the rules: deals played, points, and the
-deals where the player took the worst of the table. The index lives beside the games
+Per game the index keeps what the queries need and no more, as rows SQL sums: each player's ИТОГО
+and money (at the game's own stake and method), and per player and game of the rules: deals
+played, points, and the deals where the player took the worst of the table; each game's name in
+every language kingsheet speaks, a row a language. The index lives beside the games
 (``.kingsheet-club.sqlite``), or in the user data folder when the games' folder cannot be written.
 """
 
@@ -30,7 +31,7 @@ from kingsheet.core.problems import StorageError, Unusable
 from kingsheet.core.record import Record
 
 INDEX_FILE = ".kingsheet-club.sqlite"
-SCHEMA = 4
+SCHEMA = 5
 MAX_GAMES = 100_000  # files in one club folder
 LOCK_SECONDS = 10.0  # a command waits this long for another one's hold on the index, then says so
 
@@ -42,10 +43,11 @@ CREATE TABLE IF NOT EXISTS games(id INTEGER PRIMARY KEY, key TEXT UNIQUE, status
                                  date TEXT, title TEXT, deals INTEGER, stake TEXT, currency TEXT, method TEXT);
 CREATE TABLE IF NOT EXISTS results(game INTEGER, seat INTEGER, player TEXT, total INTEGER, minor INTEGER,
                                    won INTEGER, PRIMARY KEY(game, seat)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS tallies(game INTEGER, player TEXT, packed TEXT, PRIMARY KEY(game, player)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS labels(rules TEXT, game_id TEXT, n INTEGER, ru TEXT, en TEXT,
-                                  PRIMARY KEY(rules, game_id)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS tallies_player ON tallies(player, game, packed);
+CREATE TABLE IF NOT EXISTS tallies(game INTEGER, player TEXT, game_id TEXT, deals INTEGER, points INTEGER,
+                                   worst INTEGER, PRIMARY KEY(game, player, game_id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS labels(rules TEXT, game_id TEXT, n INTEGER, lang TEXT, label TEXT,
+                                  PRIMARY KEY(rules, game_id, lang)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS tallies_player ON tallies(player, game);
 CREATE INDEX IF NOT EXISTS results_player ON results(player);
 CREATE INDEX IF NOT EXISTS games_date ON games(date);
 """
@@ -55,18 +57,6 @@ class Updated(Record):
     read: int  # files read and checked this time
     unchanged: int
     removed: int
-
-
-def pack(tallies: dict[str, list[int]]) -> str:
-    """A player's deals, points and worst cells per game of the rules, in one short text (one row a
-    player and evening keeps a player's figures a few thousand rows however long the season)."""
-    return ";".join(f"{gid}:{deals}:{points}:{worst}" for gid, (deals, points, worst) in tallies.items())
-
-
-def unpack(packed: str) -> Iterator[tuple[str, int, int, int]]:
-    for part in packed.split(";") if packed else ():
-        gid, deals, points, worst = part.rsplit(":", 3)
-        yield gid, int(deals), int(points), int(worst)
 
 
 def index_path(folder: Path) -> Path:
@@ -256,24 +246,24 @@ def _read_all(paths: list[str], jobs: int) -> Iterable[dict[str, Any]]:
 
 def read_game_facts(path: str) -> dict[str, Any]:
     """What the index keeps of one game file (run in a worker process for many files)."""
-    import tomllib
-
+    from kingsheet.core.i18n import LANGUAGES
     from kingsheet.core.money import minor_units, money_str, settlement_of
+    from kingsheet.core.tomltext import TomlProblem, parse
     from kingsheet.core.verify import verify
     from kingsheet.files.gamefile import read_game, read_text
 
     file = Path(path)
     try:
         text = read_text(file)
-        data = tomllib.loads(text)
-    except (Unusable, tomllib.TOMLDecodeError, RecursionError) as exc:
-        return {"sha": None, "problem": str(exc)}
+        data = parse(text)
+    except (Unusable, TomlProblem) as exc:
+        return {"sha": None, "problem": str(exc) if isinstance(exc, Unusable) else f"{file}: {exc}"}
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     if "rules" not in data and ({"stages", "games", "deck", "units"} & set(data) or not data.keys() & {"players", "deals"}):
         return {"sha": sha, "problem": None, "skip": True}  # a house template or other TOML: not a game
     key = hashlib.sha256(json.dumps(data, sort_keys=True, default=str, ensure_ascii=False).encode()).hexdigest()
     try:
-        report = verify(read_game(text, file, file.parent))
+        report = verify(read_game(text, file, file.parent, parsed=data))  # the text parsed once
     except Unusable as exc:
         return {"sha": sha, "problem": str(exc)}
     game = report.game
@@ -306,8 +296,9 @@ def read_game_facts(path: str) -> dict[str, Any]:
             "date": str(game.date) if game.date else None, "title": game.title, "deals": len(game.deals),
             "stake": money_str(money.stake) if money else None, "currency": money.currency if money else None,
             "method": money.method if money else None, "results": results,
-            "labels": [(rules.id, gid, n, g.label("ru"), g.label("en")) for n, (gid, g) in enumerate(rules.games.items())],
-            "tallies": [(p, pack({gid: t for (q, gid), t in tallies.items() if q == p})) for p in game.players]}
+            "labels": [(rules.id, gid, n, lang, g.label(lang)) for n, (gid, g) in enumerate(rules.games.items())
+                       for lang in LANGUAGES],
+            "tallies": [(p, gid, *t) for (p, gid), t in tallies.items()]}
 
 
 def _store(conn: sqlite3.Connection, rel: str, stamp: tuple[int, int], facts: dict[str, Any]) -> None:
@@ -328,5 +319,5 @@ def _store(conn: sqlite3.Connection, rel: str, stamp: tuple[int, int], facts: di
                         facts["deals"], facts["stake"], facts["currency"], facts["method"]))
     gid = cur.lastrowid
     conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?)", [(gid, *r) for r in facts["results"]])
-    conn.executemany("INSERT OR REPLACE INTO tallies VALUES (?, ?, ?)", [(gid, *t) for t in facts["tallies"]])
+    conn.executemany("INSERT OR REPLACE INTO tallies VALUES (?, ?, ?, ?, ?, ?)", [(gid, *t) for t in facts["tallies"]])
     conn.executemany("INSERT OR IGNORE INTO labels VALUES (?, ?, ?, ?, ?)", facts["labels"])

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from kingsheet.club.config import Club
-from kingsheet.club.index import INDEX_FILE, unpack
+from kingsheet.club.index import INDEX_FILE
 from kingsheet.core.i18n import _
 from kingsheet.core.money import fewest_transfers, from_minor, money_str
 from kingsheet.core.problems import InputError, StorageError
@@ -153,17 +153,12 @@ def player(conn: sqlite3.Connection, club: Club, name: str, when: Period, lang: 
     per_game: dict[tuple[str, str], list[Any]] = {}
     where, args = when.where()
     labels = _labels(conn, lang)
-    for rules, packed in conn.execute(
-            f"SELECT g.rules, t.packed FROM tallies t JOIN games g ON g.id = t.game "  # noqa: S608
-            f"WHERE {where} AND t.player IN ({','.join('?' * len(names))})", [*args, *names]):
-        for gid, deals, points, worst in unpack(packed):
-            t = per_game.get((rules, gid))
-            if t is None:
-                label, n = labels.get((rules, gid), (gid, 0))
-                t = per_game[(rules, gid)] = [label, 0, 0, 0, n]
-            t[1] += deals
-            t[2] += points
-            t[3] += worst
+    for rules, gid, deals, points, worst in conn.execute(
+            f"SELECT g.rules, t.game_id, SUM(t.deals), SUM(t.points), SUM(t.worst) FROM tallies t "  # noqa: S608
+            f"JOIN games g ON g.id = t.game WHERE {where} AND t.player IN ({marks}) GROUP BY g.rules, t.game_id",
+            [*args, *names]):
+        label, n = labels.get((rules, gid), (gid, 0))
+        per_game[(rules, gid)] = [label, deals, points, worst, n]
     by_rules: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for (rules, gid), (label, deals, points, worst, _n) in sorted(per_game.items(), key=lambda kv: (kv[0][0], kv[1][4])):
         by_rules[rules].append({"game": gid, "label": label, "deals": deals,
@@ -196,9 +191,16 @@ def player(conn: sqlite3.Connection, club: Club, name: str, when: Period, lang: 
 
 
 def _labels(conn: sqlite3.Connection, lang: str) -> dict[tuple[str, str], tuple[str, int]]:
-    """Each game's name in the language, and its place in its rules, by rule system and game id."""
-    return {(rules, gid): ((ru if lang == "ru" else en) or gid, n)
-            for rules, gid, n, ru, en in conn.execute("SELECT rules, game_id, n, ru, en FROM labels")}
+    """Each game's name in the language (else in the game's own, Russian), and its place in its
+    rules, by rule system and game id."""
+    from kingsheet.core.i18n import DEFAULT
+
+    out: dict[tuple[str, str], tuple[str, int]] = {}
+    for rules, gid, n, label in conn.execute(
+            "SELECT rules, game_id, n, label FROM labels WHERE lang = ? OR lang = ? ORDER BY lang = ?",
+            (lang, DEFAULT, lang)):  # the language's own row last: it wins
+        out[(rules, gid)] = (label or gid, n)
+    return out
 
 
 def files(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -250,14 +252,15 @@ def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> di
     if top:
         where, args = Period(when.start, when.end, top).where()
         known = _labels(conn, lang)
-        for player_name, packed in conn.execute(
-                f"SELECT t.player, t.packed FROM games g JOIN tallies t ON t.game = g.id WHERE {where}", args):  # noqa: S608
+        for player_name, gid, deals, points in conn.execute(
+                f"SELECT t.player, t.game_id, SUM(t.deals), SUM(t.points) FROM games g JOIN tallies t "  # noqa: S608
+                f"ON t.game = g.id WHERE {where} GROUP BY t.player, t.game_id", args):
             per = averages.setdefault(club.who(player_name), {})
-            for gid, deals, points, _worst in unpack(packed):
-                labels[gid] = known.get((top, gid), (gid, 0))[0]
-                acc = per.setdefault(gid, [0, 0])
-                acc[0] += deals
-                acc[1] += points
+            labels[gid] = known.get((top, gid), (gid, 0))[0]
+            acc = per.setdefault(gid, [0, 0])
+            acc[0] += deals
+            acc[1] += points
+        labels = dict(sorted(labels.items(), key=lambda kv: known.get((top, kv[0]), (kv[0], 0))[1]))  # the rules' order
     return {"currency": main, "dates": dates,
             "money": {p: [money_str(from_minor(v, main)) for v in vals] for p, vals in running.items()},
             "rules": top, "games": labels,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import stat
 from pathlib import Path
+from typing import Any
 
 from kingsheet.core.game import DEAL_MARGIN, GameFile, build_game
 from kingsheet.core.i18n import _
@@ -21,7 +22,10 @@ MOST_DEALS = DEAL_MARGIN * MAX_DEALS + 8
 _DEAL_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*deals[ \t]*\]\]", re.M)
 
 
-def read_game(text: str, path: Path | None = None, base_dir: Path | None = None) -> GameFile:
+def read_game(text: str, path: Path | None = None, base_dir: Path | None = None,
+              parsed: dict[str, Any] | None = None) -> GameFile:
+    """The game a file's text holds; ``parsed``: that text already parsed (the club reads each file
+    once)."""
     where = str(path) if path else "game"
     # counted before parsing: a file of tens of thousands of deals is refused at once
     headers = sum(1 for _m in _DEAL_HEADER.finditer(text))
@@ -29,7 +33,7 @@ def read_game(text: str, path: Path | None = None, base_dir: Path | None = None)
         raise InputError(_("{where}: {deals} deals, more than any rules have; at most {most} are read").format(
             where=where, deals=headers, most=MOST_DEALS))
     try:
-        raw = parse(text)
+        raw = parse(text) if parsed is None else parsed
     except TomlProblem as exc:
         raise InputError(f"{where}: {exc}") from None
     return build_game(raw, where, path, rules_beside(base_dir))
