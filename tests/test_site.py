@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,8 @@ pytest.importorskip("playwright.sync_api")
 from serving import CHROMIUM, PHONE, chromium, free_port
 
 from kingsheet.site.build import PYODIDE_SHA256, RUNTIME, build
+
+ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
 
@@ -285,5 +288,77 @@ def test_the_costly_workbooks_in_the_app_are_read_or_refused_at_once(base, tmp_p
             took[name] = time.monotonic() - t0
         print("the costly workbooks in the app (s):", {k: round(v, 1) for k, v in took.items()})
         assert page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") == 2
+        ctx.close()
+    assert not errors and not dialogs
+
+
+def test_every_tab_of_the_bridge_runs_from_the_apps_own_zip_alone(app_folder, tmp_path):
+    """The Python the built app carries (python.zip), with nothing else installed: a new game, a
+    deal, the sheet, the money, the files out and in, and the Club tab (a package the build left
+    out fails here, as it would on the phone)."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import json, sys, zipfile
+        from pathlib import Path
+        lib = {str(tmp_path / "lib")!r}
+        zipfile.ZipFile({str(app_folder / "python.zip")!r}).extractall(lib)  # as the worker unpacks it
+        sys.path.insert(0, lib)
+        from kingsheet.site import bridge
+        assert bridge.__file__.startswith(lib), bridge.__file__
+        bridge.FOLDER = Path({str(tmp_path / "fs")!r})
+        def call(**request):
+            answer = json.loads(bridge.handle(json.dumps(request)))
+            assert answer["status"] == 200, (request["op"], answer)
+            return answer
+        game = call(op="new", lang="ru", body={{"rules": "blank-4", "players": ["Аня", "Боря", "Вася", "Галя"],
+                                                "stake": "0.50"}})["game"]
+        game = call(op="deal", lang="ru", game=game, body={{"seen": 0, "game": "tricks", "points": [4, 6, 6, 0]}})["game"]
+        for op in ("state", "money", "rules"):
+            call(op=op, lang="en", game=game)
+        for suffix in (".toml", ".xlsx", ".csv", ".json"):
+            call(op="export", lang="ru", game=game, suffix=suffix)
+        example = Path({str(ROOT / "examples" / "blank-4.toml")!r}).read_text(encoding="utf-8")
+        club = call(op="club", lang="ru", games=[{{"file": "a.toml", "text": example}}, game])["data"]
+        assert club["ok"] and club["standings"][0][1] == "Боря" and club["standings"][0][5], club
+        print("ok", sorted(m for m in sys.modules if m.startswith("kingsheet.club")))
+    """)
+    r = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True, timeout=120,
+                       cwd=tmp_path, env={"PYTHONPATH": "", "PATH": os.environ.get("PATH", "")})
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.stdout.startswith("ok") and "kingsheet.club.rating" in r.stdout
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def test_the_club_tab_of_the_built_app_shows_its_players_and_their_ratings(base, tmp_path):
+    errors: list[str] = []
+    dialogs: list[str] = []
+    example = (ROOT / "examples" / "blank-4.toml").read_text(encoding="utf-8")
+    with chromium() as browser:
+        ctx, page = _phone(browser, errors, dialogs)
+        page.goto(base + "/")
+        _ready(page)
+        page.click("#tab-games")
+        for k, day in enumerate(("2026-11-27", "2026-11-28")):
+            path = tmp_path / f"evening-{k}.toml"
+            path.write_text(example.replace("2026-11-27", day), encoding="utf-8")
+            page.set_input_files("#file-in", str(path))
+            page.wait_for_function("S?.deals === 12")
+            page.click("#tab-games")
+            deadline = time.monotonic() + 30
+            while page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") != k + 1:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        page.click("#tab-club")
+        page.wait_for_selector("#club table td.rating")
+        rows = page.locator("#club table").first.locator("tr")
+        head = rows.nth(0).inner_text()
+        assert "рейтинг" in head, head
+        first = rows.nth(1).inner_text()
+        assert "Боря" in first and "2" in first and "*" in first, first  # two evenings: provisional
+        assert "предварительный" in page.inner_text("#club")
+        assert "ModuleNotFoundError" not in page.inner_text("#club")
         ctx.close()
     assert not errors and not dialogs

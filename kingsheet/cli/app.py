@@ -778,6 +778,18 @@ def club_ledger(folder: ClubDir = None, as_json: AsJson = False, jobs: Jobs = 1,
         _club_answer(lambda: ledger(conn, club), as_json, ledger_text, lang)
 
 
+@club_app.command("rating", help=_("Who plays best: each player's rating from the order of the TOTALs in every "
+                                   "evening (Weng-Lin, Plackett-Luce), provisional while it rests on few evenings.\n\n"
+                                   "Example: kingsheet club rating --season 2026"))
+def club_rating(folder: ClubDir = None, season: Season = None, start: From = None, end: To = None,
+                rules: ClubRules = None, as_json: AsJson = False, jobs: Jobs = 1, lang: Lang = "") -> None:
+    from kingsheet.club.queries import period, rating
+    from kingsheet.render.club import rating_text
+
+    with _club(folder, jobs, lang) as (club, conn):
+        _club_answer(lambda: rating(conn, club, period(club, season, start, end, rules)), as_json, rating_text, lang)
+
+
 @club_app.command("player", help=_("One player: averages per game, how often the worst fell to them, best and worst "
                                    "evening, streaks, head to head.\n\nExample: kingsheet club player Аня"))
 def club_player(name: Annotated[str, typer.Argument(help=_("The player (any alias, or the start of the name)."))],
@@ -834,7 +846,7 @@ def club_report(output: Annotated[Path, typer.Option("--output", "-o", help=_("c
                 folder: ClubDir = None, season: Season = None, start: From = None, end: To = None,
                 rules: ClubRules = None, force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
                 jobs: Jobs = 1, lang: Lang = "") -> None:
-    from kingsheet.club.queries import history, ledger, period, standings
+    from kingsheet.club.queries import history, ledger, period, rating, standings
     from kingsheet.core import i18n
     from kingsheet.files.storage import write_new
     from kingsheet.render.club import report_pdf
@@ -843,8 +855,8 @@ def club_report(output: Annotated[Path, typer.Option("--output", "-o", help=_("c
     with _club(folder, jobs, lang) as (club, conn):
         try:
             when = period(club, season, start, end, rules)
-            data = report_pdf(standings(conn, club, when), ledger(conn, club), history(conn, club, when, i18n.language()),
-                              i18n.language())
+            data = report_pdf(standings(conn, club, when), ledger(conn, club, when),
+                              history(conn, club, when, i18n.language()), i18n.language(), rating(conn, club, when))
             write_new(output, data, force)
         except Unusable as exc:
             fail_on(exc)

@@ -86,9 +86,13 @@ def standings(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, A
         r["money"][currency] += from_minor(minor, currency)
     main = _main_currency(r["money"] for r in rows.values())
     ranked = sorted(rows.values(), key=lambda r: (-r["money"].get(main, Decimal(0)), -r["won"], r["player"]))
+    rated = {r["player"]: r for r in rating(conn, club, when)["ratings"]}
     out = []
     for place, r in enumerate(ranked, 1):
+        skill = rated.get(r["player"])
         out.append({"place": place, "player": r["player"], "evenings": r["evenings"], "won": r["won"],
+                    "rating": skill["rating"] if skill else None,
+                    "rating_provisional": skill["provisional"] if skill else True,
                     "points": _num(r["points"]) if when.rules else None,
                     "points_per_evening": _num(r["points"] / r["evenings"]) if when.rules else None,
                     "money": {c: money_str(v) for c, v in sorted(r["money"].items())},
@@ -122,8 +126,9 @@ def ledger(conn: sqlite3.Connection, club: Club, when: Period | None = None) -> 
             f"WHERE {where} GROUP BY r.player, g.currency", args):
         balances[currency][club.who(player_name)] += from_minor(minor, currency)
     for pay in club.payments:
-        if when and when.end and pay.date and pay.date > when.end.isoformat():
-            continue
+        if when and pay.date and (when.end and pay.date > when.end.isoformat()
+                                  or when.start and pay.date < when.start.isoformat()):
+            continue  # a season's ledger: its evenings and the payments made within it
         balances[pay.currency][club.who(pay.payer)] += pay.amount  # paying settles a debt: owes less
         balances[pay.currency][club.who(pay.payee)] -= pay.amount
     out = []
@@ -184,7 +189,9 @@ def player(conn: sqlite3.Connection, club: Club, name: str, when: Period, lang: 
             acc[0], acc[1], acc[2] = acc[0] + together, acc[1] + ahead, acc[2] + behind
     heads = [{"player": other, "evenings": n, "ahead": ahead, "behind": behind, "even": n - ahead - behind}
              for other, (n, ahead, behind) in sorted(met.items())]
+    skill = next((r for r in rating(conn, club, when)["ratings"] if r["player"] == who), None)
     return {"club": club.name, "player": who, "period": when.as_json(), "evenings": len(evenings),
+            "rating": skill,
             "won": sum(e["won"] for e in evenings), "games": dict(by_rules),
             "best": by_money[-1] if by_money else None, "worst": by_money[0] if by_money else None,
             "streak": {"longest": longest, "current": current}, "head_to_head": heads, "history": evenings}
@@ -266,3 +273,34 @@ def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> di
             "rules": top, "games": labels,
             "averages": {p: {gid: _num(Decimal(pts) / n) for gid, (n, pts) in per.items() if n}
                          for p, per in averages.items()}}
+
+
+def rating(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, Any]:
+    """Who plays best: each player's rating after the evenings of the period (club.rating: the
+    Weng-Lin Plackett-Luce rating of each evening's order of ИТОГО), its uncertainty, the evenings
+    it rests on and whether it is still provisional, ranked; and each player's rating after every
+    evening they played. The evenings are taken by date, then by their content (never by file)."""
+    from kingsheet.club.rating import PROVISIONAL, ratings
+
+    where, args = when.where()
+    evenings: dict[int, dict[str, Any]] = {}
+    for gid, date, key, player_name, total in conn.execute(
+            f"SELECT g.id, g.date, g.key, r.player, r.total FROM games g JOIN results r ON r.game = g.id "  # noqa: S608
+            f"WHERE {where} ORDER BY COALESCE(g.date, '9999'), g.key, r.seat", args):
+        e = evenings.setdefault(gid, {"date": date, "key": key, "totals": {}})
+        name = club.who(player_name)
+        e["totals"][name] = e["totals"].get(name, 0) + total  # two aliases at one table: one player
+    current, counted, story = ratings((e["date"], e["totals"]) for e in evenings.values())
+    ranked = sorted(current, key=lambda p: (-current[p].ordinal, p))
+    table = [{"place": k, "player": p, "rating": _one(current[p].ordinal), "mu": _one(current[p].mu),
+              "sigma": _one(current[p].sigma), "evenings": counted[p], "provisional": counted[p] < PROVISIONAL}
+             for k, p in enumerate(ranked, 1)]
+    return {"club": club.name, "period": when.as_json(), "model": "weng-lin plackett-luce",
+            "provisional_below": PROVISIONAL, "ratings": table,
+            "history": [{"date": date, "ratings": {p: _one(v) for p, v in sorted(after.items())}}
+                        for date, after in story]}
+
+
+def _one(value: float) -> str:
+    """A rating as a decimal string with one place («27.3»)."""
+    return f"{value:.1f}"

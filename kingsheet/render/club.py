@@ -39,14 +39,49 @@ def standings_text(data: dict[str, Any], lang: str = "ru") -> str:
     lines = [f"{data['club']}: {_('standings')} ({_period(data['period'])})"]
     if not data["standings"]:
         return "\n".join([*lines, _("no finished game in this period")])
-    head = ["#", _("player"), _("evenings"), _("won"), _("points"), _("per evening"), _("money")]
+    head = ["#", _("player"), _("evenings"), _("won"), _("points"), _("per evening"), _("money"), _("rating")]
     rows = [head]
     for r in data["standings"]:
         rows.append([str(r["place"]), r["player"], str(r["evenings"]), str(r["won"]), _points(r["points"]),
-                     _points(r["points_per_evening"]), _money_cell(r["money"], data["currency"])])
-    lines.append(table(rows, right={0, 2, 3, 4, 5, 6}))
+                     _points(r["points_per_evening"]), _money_cell(r["money"], data["currency"]),
+                     rating_cell(r.get("rating"), r.get("rating_provisional", True))])
+    lines.append(table(rows, right={0, 2, 3, 4, 5, 6, 7}))
+    if any(r.get("rating_provisional") for r in data["standings"]):
+        lines.append(provisional_note())
     if not data["period"].get("rules"):
         lines.append(_("points are compared within one rule system: add --rules ID to see them"))
+    return "\n".join(lines)
+
+
+def rating_cell(value: str | None, provisional: bool) -> str:
+    """A rating as the table shows it: «27,3», «18,0*» while provisional."""
+    if value is None:
+        return "—"
+    return _points(value) + ("*" if provisional else "")
+
+
+def provisional_note() -> str:
+    from kingsheet.club.rating import PROVISIONAL
+
+    return ngettext("* provisional: fewer than {n} evening behind it", "* provisional: fewer than {n} evenings behind it",
+                    PROVISIONAL).format(n=PROVISIONAL)
+
+
+@speaks
+def rating_text(data: dict[str, Any], lang: str = "ru") -> str:
+    """`club rating`: who plays best, by the order of each evening's ИТОГО (club.rating)."""
+    lines = [f"{data['club']}: {_('rating')} ({_period(data['period'])})"]
+    if not data["ratings"]:
+        return "\n".join([*lines, _("no finished game in this period")])
+    rows = [["#", _("player"), _("rating"), _("skill ± uncertainty"), _("evenings")]]
+    rows += [[str(r["place"]), r["player"], rating_cell(r["rating"], r["provisional"]),
+              f"{_points(r['mu'])} ± {_points(r['sigma'])}", str(r["evenings"])] for r in data["ratings"]]
+    lines.append(table(rows, right={0, 2, 3, 4}))
+    if any(r["provisional"] for r in data["ratings"]):
+        lines.append(provisional_note())
+    lines.append(_("the rating is the skill less three times its uncertainty (Weng-Lin, Plackett-Luce), from the "
+                   "order of the players' TOTAL in each evening, the evenings by date; stakes and rule systems "
+                   "do not enter it"))
     return "\n".join(lines)
 
 
@@ -90,6 +125,13 @@ def player_text(data: dict[str, Any], lang: str = "ru") -> str:
             lines.append(f"{word}: {e['date'] or '?'} {e['rules']}, {_points(e['total'])}, "
                          f"{signed_amount(e['money'], e['currency'])}")
     lines.append(_("longest run of wins: {longest}; now: {current}").format(**data["streak"]))
+    skill = data.get("rating")
+    if skill:
+        lines.append(ngettext("rating: {rating} (skill {mu} ± {sigma}, {n} evening){provisional}",
+                              "rating: {rating} (skill {mu} ± {sigma}, {n} evenings){provisional}",
+                              skill["evenings"]).format(
+            rating=_points(skill["rating"]), mu=_points(skill["mu"]), sigma=_points(skill["sigma"]), n=skill["evenings"],
+            provisional=", " + _("provisional") if skill["provisional"] else ""))
     if data["head_to_head"]:
         lines.append("")
         rows = [[_("against"), _("evenings"), _("ahead"), _("behind"), _("even")]]
@@ -114,7 +156,8 @@ def files_text(data: dict[str, Any], lang: str = "ru", every: bool = False) -> l
 
 
 @speaks
-def report_pdf(standing: dict[str, Any], owed: dict[str, Any], story: dict[str, Any], lang: str = "ru") -> bytes:
+def report_pdf(standing: dict[str, Any], owed: dict[str, Any], story: dict[str, Any], lang: str = "ru",
+               rated: dict[str, Any] | None = None) -> bytes:
     """The club on paper: the standings, the ledger, each player's money over the evenings, and the
     average per deal of each game for the rule system played most."""
     import io
@@ -132,10 +175,13 @@ def report_pdf(standing: dict[str, Any], owed: dict[str, Any], story: dict[str, 
                             bottomMargin=12 * mm, title=standing["club"], author="kingsheet")
     flow: list[Any] = [para(standing["club"], 14, True), para(_period(standing["period"]), 8, color=GREY),
                        Spacer(1, 4 * mm), para(_("standings"), 11, True)]
-    rows = [["#", _("player"), _("evenings"), _("won"), _("points"), _("money")]]
+    rows = [["#", _("player"), _("evenings"), _("won"), _("points"), _("money"), _("rating")]]
     rows += [[str(r["place"]), r["player"], str(r["evenings"]), str(r["won"]), _points(r["points"]),
-              _money_cell(r["money"], standing["currency"])] for r in standing["standings"]]
-    flow.append(_grid(rows, [0.06, 0.34, 0.12, 0.1, 0.14, 0.24], width, FONT, GREY, Table, TableStyle))
+              _money_cell(r["money"], standing["currency"]), rating_cell(r.get("rating"), r.get("rating_provisional", True))]
+             for r in standing["standings"]]
+    flow.append(_grid(rows, [0.06, 0.3, 0.11, 0.09, 0.12, 0.2, 0.12], width, FONT, GREY, Table, TableStyle))
+    if any(r.get("rating_provisional") for r in standing["standings"]):
+        flow.append(para(provisional_note(), 7, color=GREY))
     flow += [Spacer(1, 4 * mm), para(_("who owes whom"), 11, True)]
     for led in owed["ledgers"]:
         cur = led["currency"]
@@ -152,6 +198,9 @@ def report_pdf(standing: dict[str, Any], owed: dict[str, Any], story: dict[str, 
         flow += [Spacer(1, 4 * mm), KeepTogether([
             para(_("money over the evenings ({currency})").format(currency=story["currency"]), 11, True),
             _money_chart(story, width)])]
+    if rated and len(rated["history"]) > 1:
+        flow += [Spacer(1, 4 * mm), KeepTogether([para(_("rating over the evenings"), 11, True),
+                                                  _rating_chart(rated, width)])]
     if story["averages"]:
         flow += [Spacer(1, 4 * mm), KeepTogether([
             para(_("average per deal, {rules}").format(rules=story["rules"]), 11, True), _average_bars(story, width)])]
@@ -191,6 +240,42 @@ def _money_chart(story: dict[str, Any], width: float) -> Any:
     lp.yValueAxis.labelTextFormat = lambda v: f"{v:,.0f}".replace(",", "\u202f").replace("-", "−")
     d.add(lp)
     return _with_legend(d, names, width, 70 * mm)
+
+
+def _rating_chart(rated: dict[str, Any], width: float) -> Any:
+    """Each player's rating after every evening of the period (held between the evenings they miss)."""
+    from reportlab.graphics.charts.lineplots import LinePlot
+    from reportlab.graphics.shapes import Drawing
+    from reportlab.lib.units import mm
+
+    from kingsheet.render.pdf import FONT, SERIES
+
+    names = [r["player"] for r in rated["ratings"]]
+    series: dict[str, list[tuple[int, float]]] = {p: [] for p in names}
+    for k, evening in enumerate(rated["history"], 1):
+        for p, value in evening["ratings"].items():
+            if p in series:
+                series[p].append((k, float(value)))
+    d = Drawing(width, 70 * mm)
+    lp = LinePlot()
+    lp.x, lp.y, lp.width, lp.height = 34, 16, width - 140, 70 * mm - 28
+    shown = [p for p in names if series[p]]
+    lp.data = [series[p] for p in shown]
+    for i in range(len(shown)):
+        lp.lines[i].strokeColor = SERIES[i % len(SERIES)]
+        lp.lines[i].strokeWidth = 1.3
+    evenings = len(rated["history"])
+    lp.xValueAxis.valueMin, lp.xValueAxis.valueMax = 1, max(evenings, 2)
+    lp.xValueAxis.valueSteps = list(range(1, evenings + 1, max(1, -(-evenings // 12))))
+    lp.xValueAxis.labelTextFormat = lambda v: str(int(v))
+    values = [v for p in shown for _k, v in series[p]] or [0.0]
+    lo, hi, step = _nice_range(min(values), max(values))
+    lp.yValueAxis.valueMin, lp.yValueAxis.valueMax, lp.yValueAxis.valueStep = lo, hi, step
+    lp.yValueAxis.labelTextFormat = lambda v: local_number(f"{v:g}").replace("-", "−")
+    for axis in (lp.xValueAxis, lp.yValueAxis):
+        axis.labels.fontName, axis.labels.fontSize = FONT, 6.5
+    d.add(lp)
+    return _with_legend(d, shown, width, 70 * mm)
 
 
 def _with_legend(d: Any, names: list[str], width: float, height: float) -> Any:

@@ -36,7 +36,7 @@ RUNTIME = {
 }
 MAX_TGZ = 64 * 1024 * 1024
 #: kingsheet's own folders the app runs (not the commands, the web server, the scanner or the fonts).
-OWN = ("core", "files", "render", "table", "site", "locale", "templates")
+OWN = ("core", "files", "render", "table", "club", "site", "locale", "templates")  # club: the Club tab
 LEFT_OUT = ("render/pdf.py", "site/build.py", "site/serving.py")
 DEPENDENCIES = ("tomlkit", "openpyxl", "et_xmlfile")
 PACKAGE = Path(__file__).resolve().parent.parent

@@ -119,7 +119,7 @@ def words(lang: str) -> dict[str, str]:
         "start": _("Start the game"),
         "tap_to_edit": _("Tap a played row to correct it."), "language": _("Русский / English"),
         "club": _("Club"), "standings": _("standings"), "who_owes": _("who owes whom"),
-        "evenings": _("evenings"), "won": _("won"), "money_word": _("money"),
+        "evenings": _("evenings"), "won": _("won"), "money_word": _("money"), "rating": _("rating"),
         "to_settle": _("to settle everything:"),
         "photo_head": _("From a photo of the filled blank"), "photo_take": _("Photograph the blank"),
         "photo_hint": _("Each page of the filled blank, flat and whole, in good light. The photos are read "
@@ -229,7 +229,7 @@ def club(folder: Path, lang: str) -> dict[str, Any]:
     from kingsheet.club.index import up_to_date
     from kingsheet.club.queries import Period, files, ledger, standings
     from kingsheet.core.money import fmt_amount
-    from kingsheet.render.club import files_text
+    from kingsheet.render.club import files_text, provisional_note, rating_cell
     from kingsheet.render.money import signed_amount as signed
 
     try:
@@ -242,7 +242,9 @@ def club(folder: Path, lang: str) -> dict[str, Any]:
     main = table["currency"]
     return {"ok": True, "name": c.name,
             "standings": [[r["place"], r["player"], r["evenings"], r["won"],
-                           ", ".join(signed(v, cur) for cur, v in r["money"].items())] for r in table["standings"]],
+                           ", ".join(signed(v, cur) for cur, v in r["money"].items()),
+                           rating_cell(r["rating"], r["rating_provisional"])] for r in table["standings"]],
+            "rating_note": provisional_note() if any(r["rating_provisional"] for r in table["standings"]) else "",
             "ledgers": [{"currency": led["currency"], "evenings": led["evenings"],
                          "balances": [[p, signed(v, led["currency"])] for p, v in led["balances"].items()],
                          "transfers": [[t["from"], t["to"], fmt_amount(Decimal(t["amount"]), led["currency"])]

@@ -728,14 +728,17 @@ async function loadClub() {
   box.append(el("h3", data.name + " · " + W("standings")));
   const t = el("table");
   const head = el("tr");
-  for (const [h, cls] of [["#", "n"], [W("player"), ""], [W("evenings"), "n"], [W("won"), "n"], [W("money_word"), "n"]]) head.append(el("th", h, cls));
+  for (const [h, cls] of [["#", "n"], [W("player"), ""], [W("evenings"), "n"], [W("won"), "n"], [W("money_word"), "n"],
+                          [W("rating"), "n"]]) head.append(el("th", h, cls));
   t.append(head);
-  for (const [place, name, evenings, won, money] of data.standings) {
+  for (const [place, name, evenings, won, money, rating] of data.standings) {
     const tr = el("tr");
-    tr.append(el("td", place, "n"), el("td", name), el("td", evenings, "n"), el("td", won, "n"), el("td", money, "n"));
+    tr.append(el("td", place, "n"), el("td", name), el("td", evenings, "n"), el("td", won, "n"), el("td", money, "n"),
+              el("td", rating, "n rating"));
     t.append(tr);
   }
   box.append(t);
+  if (data.rating_note) box.append(el("p", data.rating_note, "hint"));
   for (const led of data.ledgers) {
     box.append(el("h3", W("who_owes") + " (" + led.currency + ")"));
     const b = el("table");
