@@ -17,6 +17,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -859,7 +860,7 @@ def bench_club(quick: bool) -> None:
     sys.path.insert(0, str(ROOT / "examples"))
     from kingsheet.club.config import load_club
     from kingsheet.club.index import INDEX_FILE, opened, update
-    from kingsheet.club.queries import Period, files, history, ledger, player, standings
+    from kingsheet.club.queries import Period, files, history, ledger, player, rating, standings
     from make_examples import write_club
 
     count = 600 if quick else 3000
@@ -869,13 +870,16 @@ def bench_club(quick: bool) -> None:
         paths = write_club(folder, count, 11)
         print(f"club: {count} games generated in {time.perf_counter() - t0:.1f} s")
         club = load_club(folder)
+        plain_s = _plain_reader(folder)
+        print(f"club: a plain reader of the {count} files (tomllib, an INSERT a deal): {plain_s:.1f} s")
         for jobs in (1, 2):
             (folder / INDEX_FILE).unlink(missing_ok=True)
             with opened(folder) as conn:
                 t0 = time.perf_counter()
                 update(conn, folder, jobs=jobs)
-                print(f"club: index {count} games from scratch, --jobs {jobs}: {time.perf_counter() - t0:.1f} s "
-                      f"(goal ≤ 10 s)")
+                took = time.perf_counter() - t0
+                print(f"club: index {count} games from scratch, --jobs {jobs}: {took:.1f} s, "
+                      f"{took / plain_s:.1f}× the plain reader (goal ≤ 2× with --jobs)")
         with opened(folder) as conn:
             t0 = time.perf_counter()
             update(conn, folder)
@@ -894,12 +898,88 @@ def bench_club(quick: bool) -> None:
                 "player": lambda: player(conn, club, "Аня", Period(), "ru"),
                 "files": lambda: files(conn),
                 "report's history": lambda: history(conn, club, Period(), "ru"),
+                "rating": lambda: rating(conn, club, Period()),
             }
+            plain = _plain_queries(conn)
             for name, query in queries.items():
-                print(f"club: {name} {median_time(query, 3 if quick else 7) * 1000:.1f} ms (goal ≤ 50 ms)")
+                ours = median_time(query, 3 if quick else 7)
+                base = plain.get(name)
+                floor = median_time(base, 3 if quick else 7) if base else None
+                side = f"; the plain GROUP BY {floor * 1000:.1f} ms: {ours / floor:.1f}× (goal ≤ 3×)" if floor else ""
+                print(f"club: {name} {ours * 1000:.1f} ms (goal ≤ 50 ms){side}")
+            conn.execute("DELETE FROM meta WHERE key LIKE 'rating %'")
+            t0 = time.perf_counter()
+            rating(conn, club, Period())
+            print(f"club: the rating over {count} evenings worked out afresh (once after a change) "
+                  f"{(time.perf_counter() - t0) * 1000:.0f} ms")
         size = (folder / INDEX_FILE).stat().st_size
         print(f"club: the index on disk {size / 1e6:.1f} MB for {count} games "
               f"({sqlite3.sqlite_version})")
+    if not quick:
+        with tempfile.TemporaryDirectory() as d:
+            folder = Path(d) / "club"
+            write_club(folder, 10_000, 12)
+            plain_s = _plain_reader(folder)
+            with opened(folder) as conn:
+                t0 = time.perf_counter()
+                update(conn, folder, jobs=2)
+                took = time.perf_counter() - t0
+            print(f"club: index 10,000 games from scratch, --jobs 2: {took:.1f} s (goal ≤ 15 s); "
+                  f"the plain reader {plain_s:.1f} s")
+
+
+def _plain_reader(folder: Path) -> float:
+    """The floor of an index: each file parsed with tomllib and its deals' points INSERTed."""
+    import sqlite3
+    import tomllib
+
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as d:
+        conn = sqlite3.connect(Path(d) / "plain.sqlite")
+        conn.execute("CREATE TABLE deals(file TEXT, n INTEGER, seat INTEGER, points INTEGER)")
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                data = tomllib.loads(path.read_text(encoding="utf-8"))
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+                continue
+            rows = [(path.name, n, seat, v) for n, deal in enumerate(data.get("deals", []))
+                    for seat, v in enumerate(deal.get("points") or [])]
+            conn.executemany("INSERT INTO deals VALUES (?, ?, ?, ?)", rows)
+        conn.commit()
+        conn.close()
+    return time.perf_counter() - t0
+
+
+def _plain_queries(conn: Any) -> dict[str, Callable[[], object]]:
+    """The same numbers as each query, by the plainest SQL that returns them (no Python after)."""
+    final = "g.status = 'final'"
+    me = "(SELECT player FROM results LIMIT 1)"
+    return {
+        "standings": lambda: conn.execute(
+            f"SELECT r.player, g.currency, COUNT(*), SUM(r.won), SUM(r.total), SUM(r.minor) FROM games g "  # noqa: S608
+            f"JOIN results r ON r.game = g.id WHERE {final} GROUP BY r.player, g.currency").fetchall(),
+        "standings --rules blank-4": lambda: conn.execute(
+            f"SELECT r.player, g.currency, COUNT(*), SUM(r.won), SUM(r.total), SUM(r.minor) FROM games g "  # noqa: S608
+            f"JOIN results r ON r.game = g.id WHERE {final} AND g.rules = 'blank-4' GROUP BY r.player, g.currency").fetchall(),
+        "ledger": lambda: conn.execute(
+            f"SELECT r.player, g.currency, SUM(r.minor) FROM games g JOIN results r ON r.game = g.id "  # noqa: S608
+            f"WHERE {final} GROUP BY r.player, g.currency").fetchall(),
+        "player": lambda: (conn.execute(
+            f"SELECT g.rules, t.game_id, SUM(t.deals), SUM(t.points), SUM(t.worst) FROM tallies t JOIN games g "  # noqa: S608
+            f"ON g.id = t.game WHERE {final} AND t.player = {me} GROUP BY g.rules, t.game_id").fetchall(),
+            conn.execute(f"SELECT g.date, g.rules, g.currency, r.total, r.minor, r.won FROM games g JOIN results r "  # noqa: S608
+                         f"ON r.game = g.id WHERE {final} AND r.player = {me} ORDER BY g.date, g.id").fetchall(),
+            conn.execute(f"SELECT o.player, COUNT(*), SUM(me.total > o.total), SUM(me.total < o.total) FROM results me "  # noqa: S608
+                         f"JOIN results o ON o.game = me.game AND o.seat != me.seat JOIN games g ON g.id = me.game "
+                         f"WHERE {final} AND me.player = {me} GROUP BY o.player").fetchall()),
+        "files": lambda: conn.execute("SELECT f.path, f.game, f.problem, g.status, g.problem, g.date, g.rules FROM files f "
+                                      "LEFT JOIN games g ON g.key = f.game ORDER BY f.path").fetchall(),
+        "report's history": lambda: (conn.execute(
+            f"SELECT g.id, g.date, r.player, r.minor FROM games g JOIN results r ON r.game = g.id "  # noqa: S608
+            f"WHERE {final} ORDER BY g.date, g.id").fetchall(), conn.execute(
+            f"SELECT t.player, t.game_id, SUM(t.deals), SUM(t.points) FROM games g JOIN tallies t ON t.game = g.id "  # noqa: S608
+            f"WHERE {final} GROUP BY t.player, t.game_id").fetchall()),
+    }
 
 
 SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "counted": bench_counted,

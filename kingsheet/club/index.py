@@ -231,6 +231,8 @@ def _update(conn: sqlite3.Connection, folder: Path, jobs: int) -> Updated:
         conn.execute(f"DELETE FROM results WHERE game IN ({gone})")  # noqa: S608
         conn.execute(f"DELETE FROM tallies WHERE game IN ({gone})")  # noqa: S608
         conn.execute("DELETE FROM games WHERE key NOT IN (SELECT game FROM files WHERE game IS NOT NULL)")
+        # what was worked out from the figures (the rating) is worked out again when next asked
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (os.urandom(8).hex(),))
     conn.commit()
     return Updated(len(stale), len(here) - len(stale), len(removed))
 

@@ -9,10 +9,10 @@ system; money, at each game's own stake and method, across all. Every answer is 
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import sqlite3
 from collections import defaultdict
-from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -84,7 +84,7 @@ def standings(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, A
         r["won"] += won
         r["points"] += points
         r["money"][currency] += from_minor(minor, currency)
-    main = _main_currency(r["money"] for r in rows.values())
+    main = _main_currency(conn, where, args)
     ranked = sorted(rows.values(), key=lambda r: (-r["money"].get(main, Decimal(0)), -r["won"], r["player"]))
     rated = {r["player"]: r for r in rating(conn, club, when)["ratings"]}
     out = []
@@ -101,12 +101,13 @@ def standings(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, A
     return {"club": club.name, "period": when.as_json(), "currency": main, "standings": out}
 
 
-def _main_currency(moneys: Iterable[dict[str, Decimal]]) -> str:
-    seen: dict[str, int] = defaultdict(int)
-    for m in moneys:
-        for c in m:
-            seen[c] += 1
-    return max(seen, key=lambda c: (seen[c], c == "RUB")) if seen else "RUB"
+def _main_currency(conn: sqlite3.Connection, where: str, args: list[Any]) -> str:
+    """The currency most of the period's evenings were played in (roubles on a tie): the standings
+    rank by it and the report charts it."""
+    per = dict(conn.execute(f"SELECT g.currency, COUNT(*) FROM games g WHERE {where} GROUP BY g.currency",  # noqa: S608
+                            args).fetchall())
+    per.pop(None, None)
+    return max(per, key=lambda c: (per[c], c == "RUB", c)) if per else "RUB"
 
 
 def _num(value: Decimal) -> int | str:
@@ -234,9 +235,7 @@ def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> di
     """For the report's charts: each player's money added up evening by evening (in the club's main
     currency), and, for the rule system played most, each player's average per deal of each game."""
     where, args = when.where()
-    per_currency = dict(conn.execute(f"SELECT g.currency, COUNT(*) FROM games g WHERE {where} GROUP BY g.currency",  # noqa: S608
-                                     args).fetchall())
-    main = max(per_currency, key=lambda c: (per_currency[c], c == "RUB")) if per_currency else "RUB"
+    main = _main_currency(conn, where, args)
     moves: dict[int, dict[str, int]] = {}
     dates = [""]
     for gid, date, player_name, minor in conn.execute(
@@ -260,7 +259,8 @@ def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> di
         where, args = Period(when.start, when.end, top).where()
         known = _labels(conn, lang)
         for player_name, gid, deals, points in conn.execute(
-                f"SELECT t.player, t.game_id, SUM(t.deals), SUM(t.points) FROM games g JOIN tallies t "  # noqa: S608
+                # CROSS JOIN: from the period's games to their tallies (SQLite would scan every tally)
+                f"SELECT t.player, t.game_id, SUM(t.deals), SUM(t.points) FROM games g CROSS JOIN tallies t "  # noqa: S608
                 f"ON t.game = g.id WHERE {where} GROUP BY t.player, t.game_id", args):
             per = averages.setdefault(club.who(player_name), {})
             labels[gid] = known.get((top, gid), (gid, 0))[0]
@@ -279,7 +279,33 @@ def rating(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, Any]
     """Who plays best: each player's rating after the evenings of the period (club.rating: the
     Weng-Lin Plackett-Luce rating of each evening's order of ИТОГО), its uncertainty, the evenings
     it rests on and whether it is still provisional, ranked; and each player's rating after every
-    evening they played. The evenings are taken by date, then by their content (never by file)."""
+    evening they played. The evenings are taken by date, then by their content (never by file).
+    The rating over all evenings is kept in the index until a game or an alias changes."""
+    import hashlib
+    import json
+
+    generation = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+    state = hashlib.sha256(json.dumps([generation, sorted(club.aliases.items()), club.name],
+                                      ensure_ascii=False).encode()).hexdigest()
+    key = "rating " + json.dumps(when.as_json(), sort_keys=True)
+    kept = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    if kept:
+        try:
+            stored = json.loads(kept[0])
+        except ValueError:  # changed by hand: worked out again
+            stored = {}
+        if isinstance(stored, dict) and stored.get("state") == state and isinstance(stored.get("answer"), dict):
+            return dict(stored["answer"])
+    answer = _rating(conn, club, when)
+    with contextlib.suppress(sqlite3.OperationalError):  # an index another command holds: kept next time
+        conn.execute("DELETE FROM meta WHERE key LIKE 'rating %' AND value NOT LIKE ?", (f'{{"state": "{state}"%',))
+        conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                     (key, json.dumps({"state": state, "answer": answer}, ensure_ascii=False)))
+        conn.commit()
+    return answer
+
+
+def _rating(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, Any]:
     from kingsheet.club.rating import PROVISIONAL, ratings
 
     where, args = when.where()
