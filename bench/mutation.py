@@ -31,6 +31,8 @@ TESTS = {  # the tests that guard each module (the fast ones)
                             "tests/test_limit_games.py"],
     "core/money.py": ["tests/test_money.py", "tests/test_hand_worked.py"],
     "core/scoring.py": ["tests/test_verify.py", "tests/test_sequence.py", "tests/test_xlsx.py"],
+    "club/queries.py": ["tests/test_club_figures.py", "tests/test_club.py", "tests/test_rating.py"],
+    "club/rating.py": ["tests/test_rating.py", "tests/test_club_figures.py"],
 }
 SWAP_CMP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
             ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
