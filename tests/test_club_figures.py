@@ -114,6 +114,8 @@ def test_a_seasons_report_has_the_seasons_standings_and_ledger(club, tmp_path):
     # the season's ledger: September's evenings less September's payment (Аня −27 + 20), not all time
     assert "−7 ₽" in text and "+22 ₽" in text and "−19,80 ₽" not in text
     assert "−181,50" not in text  # October's euro payment is not September's
+    whole = "\n".join(page.extract_text() for page in PdfReader(out).pages)
+    assert "рейтинг по вечерам" in whole and "рейтинг" in text  # the ratings' chart, and their column
 
 
 def test_a_player_by_hand(club):

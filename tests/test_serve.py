@@ -411,3 +411,8 @@ def test_the_club_tab_adds_up_the_games_folder(client, game, tmp_path):
     assert any(line.startswith("torn.toml") for line in got["not_counted"])
     assert any("in progress" in line for line in got["not_counted"])  # the game being played
     assert client.get("/api/club?lang=ru").json()["standings"][0][4] == "+74 ₽"
+    # each player's rating beside the money, provisional after one evening, said under the table
+    ru = client.get("/api/club?lang=ru").json()
+    assert [row[5] for row in ru["standings"]][0].endswith("*") and "," in ru["standings"][0][5]
+    assert ru["rating_note"].startswith("* предварительный")
+    assert client.get("/api/state?lang=ru").json()["words"]["rating"] == "рейтинг"
