@@ -148,3 +148,70 @@ def test_the_reports_charts_by_hand(club):
     assert story["rules"] == "blank-4"
     # the average per deal of Мальчики for Дима: his one evening is Вася's seat of the example (Мальчики 0)
     assert set(story["averages"]) == {"Аня", "Боря", "Вася", "Галя", "Дима"}
+
+
+def test_more_figures_pinned_by_hand(club):
+    data = _json("club", "standings", "--dir", str(club), "--rules", "blank-4")
+    per = {r["player"]: r for r in data["standings"]}
+    assert per["Боря"]["points"] == 116 and per["Боря"]["points_per_evening"] == "23.20"  # (37−32+37+37+37)/5
+    assert per["Дима"]["points_per_evening"] == -30
+    led = _json("club", "ledger", "--dir", str(club))["ledgers"]
+    rub = next(x for x in led if x["currency"] == "RUB")
+    assert list(rub["balances"]) == ["Галя", "Боря", "Дима", "Аня", "Вася"]  # the most owed first
+    player = _json("club", "player", "Боря", "--dir", str(club), "--lang", "ru")
+    heads = {h["player"]: h["even"] for h in player["head_to_head"]}
+    assert heads == {"Аня": 0, "Вася": 0, "Галя": 0, "Дима": 0}
+    labels = [g["label"] for g in player["games"]["blank-4"]]
+    assert labels[:4] == ["Взятки", "Черви", "Мальчики", "Девочки"]  # in the rules' order
+
+
+def test_the_report_charts_name_the_games_in_the_rules_order(club):
+    from kingsheet.club.config import load_club
+    from kingsheet.club.index import up_to_date
+    from kingsheet.club.queries import Period, history
+
+    c = load_club(club)
+    conn, _notices = up_to_date(club, club=c)
+    try:
+        story = history(conn, c, Period(), "ru")
+        english = history(conn, c, Period(), "en")
+    finally:
+        conn.close()
+    assert list(story["games"].values())[:4] == ["Взятки", "Черви", "Мальчики", "Девочки"]
+    assert list(english["games"].values())[:2] == ["Tricks", "Hearts"]
+    tricks = next(g for g, label in story["games"].items() if label == "Взятки")
+    # Боря's Взятки: −6 from his own seat in four evenings, −4 from Аня's in the second: −28 over 5 deals
+    assert story["averages"]["Боря"][tricks] == "-5.60"
+
+
+def test_a_ratings_place_evenings_and_the_kept_answer(club):
+    import shutil
+    import sqlite3
+
+    data = _json("club", "rating", "--dir", str(club))
+    first = data["ratings"][0]
+    assert first["place"] == 1 and first["player"] == "Боря"  # first in four evenings of five
+    for r in data["ratings"]:
+        assert float(r["rating"]) == pytest.approx(float(r["mu"]) - 3 * float(r["sigma"]), abs=0.11)
+    by = {r["player"]: r for r in data["ratings"]}
+    assert by["Боря"]["evenings"] == 5 and not by["Боря"]["provisional"]  # five: no longer provisional
+    assert by["Вася"]["evenings"] == 4 and by["Вася"]["provisional"]
+    with sqlite3.connect(club / ".kingsheet-club.sqlite") as conn:  # kept for the next command
+        assert conn.execute("SELECT COUNT(*) FROM meta WHERE key LIKE 'rating %'").fetchone()[0] >= 1
+    shutil.copy(next(club.glob("z9.toml")), club / "again.toml")
+    text = (club / "again.toml").read_text(encoding="utf-8").replace("date = 2026-09-05", "date = 2026-11-01")
+    (club / "again.toml").write_text(text, encoding="utf-8")
+    after = {r["player"]: r for r in _json("club", "rating", "--dir", str(club))["ratings"]}
+    assert after["Вася"]["evenings"] == 5 and not after["Вася"]["provisional"]  # the kept answer was not stale
+    r = CliRunner().invoke(app, ["club", "report", "-o", str(club.parent / "to.pdf"), "--dir", str(club),
+                                 "--to", "2026-09-30"])
+    assert r.exit_code == 0, r.output  # a period with an end and no start
+
+
+def test_the_rating_edges():
+    from kingsheet.club.rating import PROVISIONAL, Rating, ratings
+
+    assert Rating(25.0, 2.0).ordinal == 19.0 and PROVISIONAL == 5
+    current, counted, story = ratings([(1, {"Аня": 5, "Боря": -5}), (2, {"Аня": 3})])
+    assert counted == {"Аня": 1, "Боря": 1} and len(story) == 1  # two players rate; one alone does not
+    assert current["Аня"].mu > 25 > current["Боря"].mu
