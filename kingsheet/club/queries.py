@@ -101,6 +101,14 @@ def standings(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, A
     return {"club": club.name, "period": when.as_json(), "currency": main, "standings": out}
 
 
+def _amount(minor: int, currency: str, written: dict[int, str]) -> str:
+    """An amount in minor units as a decimal string, each value written once."""
+    text = written.get(minor)
+    if text is None:
+        text = written[minor] = money_str(from_minor(minor, currency))
+    return text
+
+
 def _main_currency(conn: sqlite3.Connection, where: str, args: list[Any]) -> str:
     """The currency most of the period's evenings were played in (roubles on a tie): the standings
     rank by it and the report charts it."""
@@ -238,14 +246,17 @@ def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> di
     main = _main_currency(conn, where, args)
     moves: dict[int, dict[str, int]] = {}
     dates = [""]
+    who: dict[str, str] = {}  # each name's club name, looked up once
     for gid, date, player_name, minor in conn.execute(
             f"SELECT g.id, g.date, r.player, r.minor FROM games g JOIN results r ON r.game = g.id "  # noqa: S608
             f"WHERE {where} AND g.currency = ? ORDER BY g.date, g.id", [*args, main]):
         if gid not in moves:
             moves[gid] = {}
             dates.append(date or "")
-        moves[gid][club.who(player_name)] = minor
+        name = who.get(player_name) or who.setdefault(player_name, club.who(player_name))
+        moves[gid][name] = minor
     names = sorted({p for m in moves.values() for p in m})
+    written: dict[int, str] = {}  # a running total stays the same over the evenings one misses
     running = {p: [0] for p in names}
     for m in moves.values():
         for p in names:
@@ -269,7 +280,7 @@ def history(conn: sqlite3.Connection, club: Club, when: Period, lang: str) -> di
             acc[1] += points
         labels = dict(sorted(labels.items(), key=lambda kv: known.get((top, kv[0]), (kv[0], 0))[1]))  # the rules' order
     return {"currency": main, "dates": dates,
-            "money": {p: [money_str(from_minor(v, main)) for v in vals] for p, vals in running.items()},
+            "money": {p: [_amount(v, main, written) for v in vals] for p, vals in running.items()},
             "rules": top, "games": labels,
             "averages": {p: {gid: _num(Decimal(pts) / n) for gid, (n, pts) in per.items() if n}
                          for p, per in averages.items()}}
