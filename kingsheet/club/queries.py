@@ -98,7 +98,10 @@ def standings(conn: sqlite3.Connection, club: Club, when: Period) -> dict[str, A
                     "money": {c: money_str(v) for c, v in sorted(r["money"].items())},
                     "money_per_evening": {c: money_str((v / r["evenings"]).quantize(Decimal("0.01")))
                                           for c, v in sorted(r["money"].items())}})
-    return {"club": club.name, "period": when.as_json(), "currency": main, "standings": out}
+    from kingsheet.club.rating import PROVISIONAL
+
+    return {"club": club.name, "period": when.as_json(), "currency": main, "standings": out,
+            "provisional_below": PROVISIONAL}
 
 
 def _amount(minor: int, currency: str, written: dict[int, str]) -> str:

@@ -47,7 +47,7 @@ def standings_text(data: dict[str, Any], lang: str = "ru") -> str:
                      rating_cell(r.get("rating"), r.get("rating_provisional", True))])
     lines.append(table(rows, right={0, 2, 3, 4, 5, 6, 7}))
     if any(r.get("rating_provisional") for r in data["standings"]):
-        lines.append(provisional_note())
+        lines.append(provisional_note(data["provisional_below"]))
     if not data["period"].get("rules"):
         lines.append(_("points are compared within one rule system: add --rules ID to see them"))
     return "\n".join(lines)
@@ -60,11 +60,11 @@ def rating_cell(value: str | None, provisional: bool) -> str:
     return _points(value) + ("*" if provisional else "")
 
 
-def provisional_note() -> str:
-    from kingsheet.club.rating import PROVISIONAL
-
+def provisional_note(evenings: int) -> str:
+    """The line under a table of ratings: what the * means (``evenings``: club.rating.PROVISIONAL,
+    given by the figures' data)."""
     return ngettext("* provisional: fewer than {n} evening behind it", "* provisional: fewer than {n} evenings behind it",
-                    PROVISIONAL).format(n=PROVISIONAL)
+                    evenings).format(n=evenings)
 
 
 @speaks
@@ -78,7 +78,7 @@ def rating_text(data: dict[str, Any], lang: str = "ru") -> str:
               f"{_points(r['mu'])} ± {_points(r['sigma'])}", str(r["evenings"])] for r in data["ratings"]]
     lines.append(table(rows, right={0, 2, 3, 4}))
     if any(r["provisional"] for r in data["ratings"]):
-        lines.append(provisional_note())
+        lines.append(provisional_note(data["provisional_below"]))
     lines.append(_("the rating is the skill less three times its uncertainty (Weng-Lin, Plackett-Luce), from the "
                    "order of the players' TOTAL in each evening, the evenings by date; stakes and rule systems "
                    "do not enter it"))
@@ -181,7 +181,7 @@ def report_pdf(standing: dict[str, Any], owed: dict[str, Any], story: dict[str, 
              for r in standing["standings"]]
     flow.append(_grid(rows, [0.06, 0.3, 0.11, 0.09, 0.12, 0.2, 0.12], width, FONT, GREY, Table, TableStyle))
     if any(r.get("rating_provisional") for r in standing["standings"]):
-        flow.append(para(provisional_note(), 7, color=GREY))
+        flow.append(para(provisional_note(standing["provisional_below"]), 7, color=GREY))
     flow += [Spacer(1, 4 * mm), para(_("who owes whom"), 11, True)]
     for led in owed["ledgers"]:
         cur = led["currency"]

@@ -244,7 +244,8 @@ def club(folder: Path, lang: str) -> dict[str, Any]:
             "standings": [[r["place"], r["player"], r["evenings"], r["won"],
                            ", ".join(signed(v, cur) for cur, v in r["money"].items()),
                            rating_cell(r["rating"], r["rating_provisional"])] for r in table["standings"]],
-            "rating_note": provisional_note() if any(r["rating_provisional"] for r in table["standings"]) else "",
+            "rating_note": provisional_note(table["provisional_below"])
+            if any(r["rating_provisional"] for r in table["standings"]) else "",
             "ledgers": [{"currency": led["currency"], "evenings": led["evenings"],
                          "balances": [[p, signed(v, led["currency"])] for p, v in led["balances"].items()],
                          "transfers": [[t["from"], t["to"], fmt_amount(Decimal(t["amount"]), led["currency"])]
