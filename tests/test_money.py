@@ -381,7 +381,7 @@ def test_what_was_rounded_is_said():
     mean = settle({"A": 1, "B": 0}, Decimal(1), method="pot", pot_mean=True)
     assert any("settled against the mean total" in n for n in mean.notes), mean.notes
     pairs = settle({"A": 1, "B": 0, "C": -1}, Decimal("0.333"))
-    assert any("each pair's debt rounded to 0.01 RUB" in n for n in pairs.notes), pairs.notes
+    assert any("each pair's debt rounded to 0.01 RUB, a half to the even coin" in n for n in pairs.notes), pairs.notes
     pot = settle({"A": 1, "B": 0, "C": -1}, Decimal("0.333"), method="pot")
     assert pot.balances == {"A": Decimal("0.33"), "B": Decimal("0"), "C": Decimal("-0.33")}
     odd = settle({"A": 1, "B": 0, "C": 0}, Decimal(1), method="pot", pot_mean=True)  # a mean of 1/3

@@ -292,7 +292,7 @@ def _saved(save: Callable[[], Change], echo: Callable[..., Any], refused: str) -
 
 
 def _settle(report: Report, lang: str, echo: Callable[..., Any]) -> None:
-    from kingsheet.core.money import settlement_of
+    from kingsheet.core.money import game_money
     from kingsheet.render.money import settlement_text
 
     if report.problems:
@@ -302,9 +302,9 @@ def _settle(report: Report, lang: str, echo: Callable[..., Any]) -> None:
         from kingsheet.render.text import not_final
 
         echo(not_final(report))
-    s = settlement_of(report)
+    s, why = game_money(report)
     if s is None:
-        echo("✗ " + _("the game's [money] cannot be used"))
+        echo(f"✗ {why}")
         return
     echo(settlement_text(s, None, lang))  # the game's own method only (its [money] says which)
 

@@ -249,7 +249,7 @@ def _read_all(paths: list[str], jobs: int) -> Iterable[dict[str, Any]]:
 def read_game_facts(path: str) -> dict[str, Any]:
     """What the index keeps of one game file (run in a worker process for many files)."""
     from kingsheet.core.i18n import LANGUAGES
-    from kingsheet.core.money import minor_units, money_str, settlement_of
+    from kingsheet.core.money import game_money, minor_units, money_str
     from kingsheet.core.tomltext import TomlProblem, parse
     from kingsheet.core.verify import verify
     from kingsheet.files.gamefile import read_game, read_text
@@ -276,9 +276,9 @@ def read_game_facts(path: str) -> dict[str, Any]:
         status, problem = "problems", report.problems[0].message
     else:
         status, problem = "final", None
-    money = settlement_of(report)
+    money, why = game_money(report)
     if status == "final" and money is None:
-        status, problem = "problems", _("its [money] cannot be used")
+        status, problem = "problems", why
     best = max(t.total for t in report.totals.values())
     results = [(seat, p, report.totals[p].total,
                 minor_units(money.settled[p], money.currency) if money else None, int(report.totals[p].total == best))

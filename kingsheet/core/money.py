@@ -10,7 +10,7 @@ players, a greedy settlement above that, and the result says which).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from decimal import ROUND_FLOOR, Decimal, Inexact, InvalidOperation, localcontext
+from decimal import ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, Inexact, InvalidOperation, localcontext
 from typing import Any
 
 from kingsheet.core.game import text_problem
@@ -108,10 +108,14 @@ def parse_decimal(text: str, what: str, limit: Decimal = MAX_TOTAL) -> Decimal:
         raise InputError(_("{what} '{shown}' is not a number").format(what=what, shown=shown)) from None
     if not value.is_finite():
         raise InputError(_("{what} '{shown}' is not a number").format(what=what, shown=shown))
-    if abs(value) > limit:
+    # bounded by its exponent before any arithmetic: 1e999999999 is a Decimal no context can hold
+    # (abs() of it overflows), and 1e-999999999 one with a billion places
+    if value != 0 and value.adjusted() > limit.adjusted():
         raise InputError(_("{what} '{shown}' is too large; at most {limit}").format(what=what, shown=shown, limit=money_str(limit)))
     if value != 0 and value.as_tuple().exponent < -MAX_PLACES:  # type: ignore[operator]
         raise InputError(_("{what} '{shown}' has more than {MAX_PLACES} decimal places").format(what=what, shown=shown, MAX_PLACES=MAX_PLACES))
+    if abs(value) > limit:
+        raise InputError(_("{what} '{shown}' is too large; at most {limit}").format(what=what, shown=shown, limit=money_str(limit)))
     return value + 0  # a plain value: no "-0"
 
 
@@ -312,14 +316,15 @@ def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, 
         # pairwise: each pair's debt in the minor unit, and each balance the sum of its pairs, so the
         # pair debts add up to the balances exactly (and the balances to zero)
         exact_pairs = all(t.amount == t.amount.quantize(q) for t in pairs)
-        pairs = [Transfer(t.payer, t.payee, t.amount.quantize(q)) for t in pairs]
+        pairs = [Transfer(t.payer, t.payee, t.amount.quantize(q, rounding=ROUND_HALF_EVEN)) for t in pairs]
         balances = dict.fromkeys(tot, Decimal(0))
         for t in pairs:
             balances[t.payee] += t.amount
             balances[t.payer] -= t.amount
         balances = {p: v.quantize(q) + 0 for p, v in balances.items()}
         if not exact_pairs:
-            notes.append(_("each pair's debt rounded to {q} {currency}; a balance is the sum of its pairs").format(q=money_str(q), currency=currency))
+            notes.append(_("each pair's debt rounded to {q} {currency}, a half to the even coin; a balance is the sum "
+                           "of its pairs").format(q=money_str(q), currency=currency))
     elif all(v == v.quantize(q) for v in raw.values()):
         balances = {p: v.quantize(q) + 0 for p, v in raw.items()}
     else:
@@ -382,16 +387,40 @@ class Disagreement(InputError):
         self.key = key
 
 
-def settlement_of(report: Report) -> Settlement | None:
-    """The settlement the sheets print: the game's [money], or 1 a point pairwise; None if the
-    file's money cannot be used."""
-    money = report.game.money
+def money_problem(money: Mapping[str, Any]) -> str | None:
+    """Why a game's [money] cannot settle it (its stake, currency or method), or None: the check
+    reports it (code ``money``), and every surface says it instead of amounts."""
     try:
         cur = check_currency(money.get("currency"))
+        parse_stake(money.get("stake"), cur)
+        method = str(money.get("method", "pairwise"))
+        if method not in METHODS:
+            raise InputError(_("method must be pairwise or pot, not '{method}'").format(method=one_line(method, 20)))
+    except InputError as exc:
+        return str(exc)
+    return None
+
+
+def game_money(report: Report) -> tuple[Settlement | None, str | None]:
+    """The one settlement of a game, which every surface shows (settle, the exports, the phones,
+    the club): its own [money] (1 a point pairwise when it has none), through the pot against the
+    mean where the rules do not sum to zero (the settlement's notes say so), pair debts rounded to
+    the currency's coin a half to the even (said too). Or None and the sentence why not."""
+    money = report.game.money
+    why = money_problem(money)
+    if why is not None:
+        return None, _("[money] cannot be used: {why}").format(why=why)
+    cur = check_currency(money.get("currency"))
+    try:
         return settle({p: t.total for p, t in report.totals.items()}, parse_stake(money.get("stake"), cur), cur,
-                      str(money.get("method", "pairwise")), pot_mean=True)
-    except InputError:
-        return None
+                      str(money.get("method", "pairwise")), pot_mean=True), None
+    except InputError as exc:
+        return None, str(exc)
+
+
+def settlement_of(report: Report) -> Settlement | None:
+    """The settlement the sheets print (game_money's), or None if the file's money cannot be used."""
+    return game_money(report)[0]
 
 
 def combine_games(reports: Sequence[tuple[str, Report]]) -> tuple[dict[str, Decimal], dict[str, dict[str, int]],

@@ -359,6 +359,12 @@ def verify(game: GameFile) -> Report:
         if s_minus + s_plus != exp.total:
             all_problems.append(Problem("grand-total", None, None, None, exp.total, s_minus + s_plus,
                                         _("TOTAL sums to {value}, expected {total}").format(value=num(s_minus + s_plus), total=num(exp.total))))
+    from kingsheet.core.money import money_problem
+
+    why = money_problem(game.money)  # money is settled from the sheet: a [money] that cannot be is a problem
+    if why is not None:
+        all_problems.append(Problem("money", None, None, None, None, game.money.get("stake"),
+                                    _("[money] cannot be used: {why}").format(why=why)))
     return Report(game, tuple(rows), tuple(all_problems), totals, exp, complete, ended)
 
 

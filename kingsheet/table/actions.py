@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Collection, Mapping
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -162,15 +161,16 @@ def words(lang: str) -> dict[str, str]:
 def money(path: Path, lang: str) -> dict[str, Any]:
     """Both settlements with the game's stake: pair by pair and through the pot (against the mean
     where the totals do not sum to zero), marked not final on an unfinished sheet or one with problems."""
-    from kingsheet.core.money import fmt_money, local_decimal, settle, settlement_of
+    from kingsheet.core.money import fmt_money, game_money, local_decimal, settle
     from kingsheet.core.verify import verify
     from kingsheet.files.gamefile import load_game
     from kingsheet.render.money import signed_money
 
     report = verify(load_game(path))
-    base = settlement_of(report)
-    stake = base.stake if base else Decimal(1)
-    currency = base.currency if base else "RUB"
+    base, why = game_money(report)
+    if base is None:  # the game's own money only: never a stake it does not have
+        return {"ok": False, "error": why, "final": False}
+    stake, currency = base.stake, base.currency
     totals = {p: t.total for p, t in report.totals.items()}
     template = report.game.rules.template.path
     out: dict[str, Any] = {"final": report.complete and report.ok, "ok": True,
