@@ -339,6 +339,20 @@ def _asked(port: int, request: bytes, times: int) -> float:
         return time.perf_counter() - t0
 
 
+def _serve_process(game: Path) -> tuple[subprocess.Popen[str], int, str, str]:
+    """`kingsheet serve` on a free port of 127.0.0.1, as a person starts it: the process, the port,
+    the token it printed and the base address."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(kingsheet("serve", str(game), "--port", str(port)), stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, env=ENV)
+    token = (proc.stdout.readline() if proc.stdout else "").split("?t=")[1].split()[0]
+    return proc, port, token, f"http://127.0.0.1:{port}"
+
+
 def bench_serve(quick: bool) -> None:
     """`kingsheet serve` as the table uses it: a real server process, phones as HTTP clients on
     127.0.0.1. Start to the first page; a deal posted by one phone until another hears of it;
@@ -375,13 +389,7 @@ def bench_serve(quick: bool) -> None:
             proc.wait(10)
         print(f"serve: start to the first page {statistics.median(starts) * 1000:.0f} ms (median; goal ≤ 1 s)")
 
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        proc = subprocess.Popen(kingsheet("serve", str(game), "--port", str(port)), stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, env=ENV)
-        token = (proc.stdout.readline() if proc.stdout else "").split("?t=")[1].split()[0]
-        base = f"http://127.0.0.1:{port}"
+        proc, port, token, base = _serve_process(game)
         try:
             while True:
                 try:
@@ -477,7 +485,6 @@ def bench_serve_attack(quick: bool) -> None:
     24 MB body is taken in and parsed (how long that phone waits)."""
     import base64
     import json
-    import socket
     import statistics
     import struct
     import threading
@@ -499,13 +506,7 @@ def bench_serve_attack(quick: bool) -> None:
     with tempfile.TemporaryDirectory() as d:
         game = Path(d) / "g.toml"
         game.write_text('format = 1\nrules = "blank-4"\nplayers = ["Аня", "Боря", "Вася", "Галя"]\n', encoding="utf-8")
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        proc = subprocess.Popen(kingsheet("serve", str(game), "--port", str(port)), stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, text=True, env=ENV)
-        token = (proc.stdout.readline() if proc.stdout else "").split("?t=")[1].split()[0]
-        base = f"http://127.0.0.1:{port}"
+        proc, port, token, base = _serve_process(game)
         headers = {"x-kingsheet-token": token, "origin": base}
 
         def hwm() -> float:
