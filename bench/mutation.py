@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = {  # the tests that guard each module (the fast ones)
-    "core/verify.py": ["tests/test_verify.py", "tests/test_sequence.py", "tests/test_counted_rows.py",
+    "core/verify.py": ["tests/test_verdicts.py", "tests/test_verify.py", "tests/test_sequence.py", "tests/test_counted_rows.py",
                        "tests/test_hand_worked.py", "tests/test_examples.py", "tests/test_limit_games.py"],
     "core/sequence.py": ["tests/test_sequence.py", "tests/test_verify.py", "tests/test_house_rules.py",
                          "tests/test_examples.py", "tests/test_limit_games.py"],

@@ -1,0 +1,48 @@
+"""Verdicts a mutation run found no test holding (issue 65): each would let a wrong row pass, or a
+row the checks refused show ✓."""
+
+from __future__ import annotations
+
+from conftest import EXAMPLES, deal, game_text
+from kingsheet.core.verify import verify
+from kingsheet.files.gamefile import load_game, read_game
+
+
+def codes(report, number: int) -> list[str]:
+    return [p.code for p in report.problems if p.deal == number]
+
+
+def test_a_chosen_suit_row_must_sum_to_its_suit_and_bid():
+    text = (EXAMPLES / "bidding-77.toml").read_text(encoding="utf-8")
+    head, _sep, _rest = text.partition("[[deals]]")
+    row = ('[[deals]]\ngame = "penalty"\norderer = "Вася"\ndeclarer = "Вася"\ncontract = "пики"\nbid = 1\n'
+           "points = [0, 0, -1, -12]\n")  # 13 spades and the bid of 1 are −14; −13 is written
+    report = verify(read_game(head + row))
+    assert codes(report, 1) == ["row-sum"]
+    assert "row sums to −13, expected −14" in report.problems[0].message
+    fine = verify(read_game(head + row.replace("-12]", "-13]")))
+    assert codes(fine, 1) == []
+
+
+def test_a_buyer_or_a_price_alone_is_refused_where_the_rules_have_no_buyout():
+    for extra in ({"buyer": "Аня"}, {"price": 1}, {"buyer": "Аня", "price": 1}):
+        text = game_text("trump-48", deals=deal("trumps", [12, 6, 6, 0], declarer="Боря", **extra))
+        report = verify(read_game(text))
+        assert "buyout" in codes(report, 1), (extra, report.problems)
+    plain = verify(read_game(game_text("trump-48", deals=deal("trumps", [12, 6, 6, 0], declarer="Боря"))))
+    assert "buyout" not in codes(plain, 1)
+
+
+def test_a_row_read_from_a_photo_and_not_confirmed_is_a_problem():
+    text = (EXAMPLES / "blank-4.toml").read_text(encoding="utf-8")
+    marked = text.replace("points = [-4, -6, -6, 0]", "points = [-4, -6, -6, 0]\nconfirm = true", 1)
+    assert marked != text
+    report = verify(read_game(marked))
+    assert codes(report, 1) == ["to-confirm"] and not report.ok and not report.rows[0].ok
+
+
+def test_a_row_with_a_sequence_problem_is_marked_on_its_row():
+    report = verify(load_game(EXAMPLES / "mistakes" / "deals-swapped.toml"))
+    marked = [r.deal.number for r in report.rows if not r.ok]
+    assert marked and all(codes(report, n) for n in marked)
+    assert set(marked) == {p.deal for p in report.problems if p.deal is not None}
