@@ -46,3 +46,39 @@ def test_a_row_with_a_sequence_problem_is_marked_on_its_row():
     marked = [r.deal.number for r in report.rows if not r.ok]
     assert marked and all(codes(report, n) for n in marked)
     assert set(marked) == {p.deal for p in report.problems if p.deal is not None}
+
+
+def _house(tmp_path, source: str, edits: list[tuple[str, str]], tail: str = "") -> str:
+    """A bundled template made into a house one with ``edits``; the loader's words about it."""
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from kingsheet.cli.app import app
+
+    text = (Path(__file__).resolve().parent.parent / "templates" / f"{source}.toml").read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    path = tmp_path / "house.toml"
+    path.write_text(text.replace(f'id = "{source}"', 'id = "house"') + tail, encoding="utf-8")
+    r = CliRunner().invoke(app, ["rules", "--check", str(path), "--lang", "en"])
+    assert r.exit_code == 2, r.output  # the template does not load
+    return r.output
+
+
+def test_three_self_contradictory_templates_are_refused_in_one_sentence(tmp_path):
+    talon = _house(tmp_path, "domino", [('ranks = ["7", "8", "9", "10", "J", "Q", "K", "A"]',
+                                         'ranks = ["7", "8", "9", "10", "J", "Q", "K", "A"]\ntalon = 28')])
+    assert "a talon of 28 cards must then hold cards that score" in talon and "(8 of 32 cards score)" in talon
+    share = _house(tmp_path, "blank-4", [('deals = ["eralash+", "trumps*4"]\ntotal = 192',
+                                          'deals = ["eralash+", "trumps*3"]\ntotal = 168')], '\n[turn]\ntrumps = "free"\n')
+    assert "each player their share of the 3 trump deals, but 3 do not divide among 4 players" in share
+    never = _house(tmp_path, "domino", [("cards = { H = -1 }", "cards = { H = 1 }")])
+    assert "needs cards that score minus" in never and "never ends" in never
+
+
+def test_the_bundled_templates_are_not_refused_by_those_checks():
+    from kingsheet.files.templates import load_rules, template_ids
+
+    assert all(load_rules(t) for t in template_ids())

@@ -248,7 +248,33 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, say: Mistakes
     if complete and not any(stages):
         say(_("{where}: no deals: stages list no games").format(where=where))
     _check_limit(template, games if complete else None, where, say)
+    if complete:
+        _check_contradictions(rules, where, say)
     return rules
+
+
+def _check_contradictions(rules: Rules, where: str, say: Mistakes) -> None:
+    """Templates that load but that no real evening could satisfy: a talon that must hold scoring
+    cards (every deal's cards would then not add up), a free turn whose share of the trump deals
+    is not whole (every complete game would be refused), a game to a limit that no deal moves
+    towards it (it would never end)."""
+    deck = rules.deck
+    for gid, g in rules.games.items():
+        if g.kind is Kind.CARDS and g.card_values and not g.choose_suit and deck.talon > len(deck.cards) - len(g.card_values):
+            say(_("{where}: game {gid}: a talon of {talon} cards must then hold cards that score, but the checks "
+                  "count every scoring card as taken ({scoring} of {cards} cards score)").format(
+                where=where, gid=gid, talon=deck.talon, scoring=len(g.card_values), cards=len(deck.cards)))
+    if rules.declares is Turn.FREE:
+        trumps = sum(1 for gid in rules.slots if rules.games[gid].declared)
+        if trumps % rules.players:
+            say(_("{where}: anyone may declare, each player their share of the {n} trump deals, but {n} do not "
+                  "divide among {players} players").format(where=where, n=trumps, players=rules.players))
+    if rules.limit is not None and "penalty" in rules.games:
+        g = rules.games["penalty"]
+        minus = sum(v for v in g.card_values.values() if v < 0)
+        if not g.choose_suit and not g.bid and g.card_values and minus == 0:
+            say(_("{where}: a game played to −{limit} needs cards that score minus; with these no deal moves a "
+                  "player towards the limit, and the game never ends").format(where=where, limit=rules.limit))
 
 
 def _choose_options(template: Template, chosen: Mapping[str, str] | None, say: Mistakes) -> dict[str, str]:
