@@ -82,3 +82,39 @@ def test_the_bundled_templates_are_not_refused_by_those_checks():
     from kingsheet.files.templates import load_rules, template_ids
 
     assert all(load_rules(t) for t in template_ids())
+
+
+def test_a_copied_row_in_an_ordered_stage_that_plays_a_game_four_times_is_the_copy(tmp_path):
+    """An ordered table whose plus stage is four trump deals: a trump row written again is blamed as
+    the copy, not a later, honest trump deal («the table has already played Trumps»)."""
+    import random
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root / "examples"))
+    from make_examples import write_example
+
+    text = (root / "templates" / "ordered.toml").read_text(encoding="utf-8")
+    text = text.replace('deals = ["tricks+", "hearts+", "boys+", "girls+", "king+", "last+", "eralash+"]',
+                        'deals = ["tricks+", "hearts+", "boys+", "girls+", "king+", "last+", "trumps*4"]')
+    text = text.replace("last = 8         # each of the last two tricks", "last = 8\ntrumps = 3")
+    (tmp_path / "four.toml").write_text(text.replace('id = "ordered"', 'id = "four"'), encoding="utf-8")
+    blamed_right = 0
+    for seed in range(12):
+        game = write_example(str(tmp_path / "four.toml"), seed).replace(f'rules = "{tmp_path / "four.toml"}"',
+                                                                         'rules = "four.toml"')
+        head, *deals = game.split("\n[[deals]]\n")
+        trumps = [k for k, d in enumerate(deals) if 'game = "trumps"' in d]
+        rng = random.Random(seed)
+        copied = rng.choice(trumps[:-1])  # a trump deal written again right after itself
+        deals.insert(copied + 1, deals[copied])
+        path = tmp_path / f"g{seed}.toml"
+        path.write_text("\n[[deals]]\n".join([head, *deals]), encoding="utf-8")
+        report = verify(load_game(path))
+        extra = [p for p in report.problems if p.code == "extra-deal"]
+        assert any(p.deal == copied + 2 and f"a copy of deal {copied + 1}" in p.message for p in extra), (seed, extra)
+        assert not [p for p in extra if "already played" in p.message], (seed, extra)  # no honest deal blamed
+        assert {p.deal for p in extra} == {copied + 2}, (seed, extra)
+        blamed_right += 1
+    assert blamed_right == 12

@@ -393,6 +393,8 @@ def _games_ordered(game: GameFile, rows: Sequence[Row], who_of: Callable[[Row], 
     per_player = rules.order is Order.ORDERED_PLAYER
     want = Counter(rules.per_round)
     seen: Counter[tuple[str | None, str]] = Counter()
+    played: dict[tuple[str | None, str], list[tuple[Row, str | None]]] = {}
+    found: list[tuple[int, str | None, str, str | None]] = []
     for row in rows:
         if row.game_id is None:
             continue
@@ -402,11 +404,27 @@ def _games_ordered(game: GameFile, rows: Sequence[Row], who_of: Callable[[Row], 
             continue
         key = (who if per_player else None, row.game_id)
         seen[key] += 1
-        if seen[key] > want[row.game_id]:
+        played.setdefault(key, []).append((row, who))
+    for key, entries in sorted(played.items(), key=lambda kv: kv[1][0][0].deal.number):
+        extra = len(entries) - want[key[1]]
+        if extra <= 0:
+            continue
+        # the simplest explanation: a row written again (its cells and its declarer as an earlier
+        # row's) is the copy; the deals played too often past the copies are the last ones
+        copies = [(row, who, first) for k, (row, who) in enumerate(entries)
+                  if (first := next((e for e, _w in entries[:k] if _same_row(e, row)), None)) is not None][:extra]
+        blamed = {row.deal.number for row, _w, _f in copies}
+        late = [(row, who) for row, who in reversed(entries) if row.deal.number not in blamed][:extra - len(copies)]
+        for row, who, first in copies:
+            found.append((row.deal.number, row.game_id, _("written twice: a copy of deal {copy_of}").format(
+                copy_of=first.deal.number), who if per_player else None))
+        for row, who in late:
             text = (_("{who} has already played {game}") if per_player
                     else _("the table has already played {game}"))
-            out.add("extra-deal", row.deal.number, row.game_id,
-                    text.format(who=who, game=label(rules, row.game_id)), who if per_player else None)
+            found.append((row.deal.number, row.game_id, text.format(who=who, game=label(rules, row.game_id)),
+                          who if per_player else None))
+    for number, gid, text, who in sorted(found, key=lambda f: f[0]):  # in the order of the deals
+        out.add("extra-deal", number, gid, text, who)
     if len(rows) >= len(rules.slots):
         for who in (game.players if per_player else (None,)):
             for gid, count in want.items():
@@ -415,6 +433,11 @@ def _games_ordered(game: GameFile, rows: Sequence[Row], who_of: Callable[[Row], 
                     text = _("{who} has not played {game}") if who else _("the table has not played {game}")
                     out.add("missing-deal", None, gid, text.format(who=who, game=label(rules, gid)), who)
     return out
+
+
+def _same_row(a: Row, b: Row) -> bool:
+    """Two rows written alike: one game, the same cells, the same declarer and orderer."""
+    return (a.game_id, a.cells, a.deal.declarer, a.deal.orderer) == (b.game_id, b.cells, b.deal.declarer, b.deal.orderer)
 
 
 # ---- games played to a limit ----------------------------------------------------------------------
