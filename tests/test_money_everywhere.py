@@ -97,3 +97,16 @@ def test_every_decimal_a_person_types_is_bounded_before_arithmetic(tmp_path, amo
     (folder / "club.toml").write_text(f'[[paid]]\nfrom = "Вася"\nto = "Боря"\namount = "{amount}"\n', encoding="utf-8")
     r = run("club", "ledger", "--dir", str(folder), "--lang", "en")
     assert r.exit_code == 2 and "payment 1" in r.output and "unexpected" not in r.output
+
+
+def test_settle_names_the_option_an_error_is_about():
+    for lang, flag in (("en", "(--method pairwise, or --pot-mean)"), ("ru", "(--method pairwise или --pot-mean)")):
+        r = run("settle", "--totals", "А=10,Б=5", "--method", "pot", "--lang", lang)
+        assert r.exit_code == 2 and r.output.strip().endswith(flag), r.output
+    r = run("settle", "--totals", "А=10,Б=-10", "--round", "0.001", "--lang", "en")
+    assert r.exit_code == 2 and r.output.strip().endswith("is not a whole number of 0.01 RUB (--round)"), r.output
+    from kingsheet.core.money import SettleError, settle
+
+    with pytest.raises(SettleError) as caught:
+        settle({"А": 10, "Б": 5}, __import__("decimal").Decimal(1), "RUB", "pot")
+    assert caught.value.about == "pot" and "(" not in str(caught.value)  # the library names no option

@@ -231,7 +231,15 @@ def settle_cmd(
     lang: Lang = "",
 ) -> None:
 
-    from kingsheet.core.money import METHODS, check_currency, parse_decimal, parse_stake, parse_totals, settle
+    from kingsheet.core.money import (
+        METHODS,
+        SettleError,
+        check_currency,
+        parse_decimal,
+        parse_stake,
+        parse_totals,
+        settle,
+    )
     from kingsheet.render.money import settlement_text
 
     columns: dict[str, dict[str, int]] = {}
@@ -256,13 +264,9 @@ def settle_cmd(
         rnd = parse_decimal(round_to, "--round") if round_to is not None else None
         try:
             result = settle(summed, st, cur, how, pot_mean, rnd)
-        except InputError as exc:
-            hint = {_("the rounding step"): "--round", _("settle pairwise, or the pot against the mean"):
-                    _("--method pairwise, or --pot-mean")}
-            text = str(exc)
-            for words, flag in hint.items():
-                text = text.replace(words, f"{words} ({flag})", 1) if words in text else text
-            fail(text)
+        except SettleError as exc:  # the error says what it is about; the command names its option
+            flags = {"round": "--round", "pot": _("--method pairwise, or --pot-mean")}
+            fail(f"{exc} ({flags[exc.about]})")
     except Unusable as exc:
         fail_on(exc)
     if as_json:

@@ -295,8 +295,9 @@ def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, 
     pairs: list[Transfer] = []
     if method == "pot":
         if grand != 0 and not pot_mean:
-            raise InputError(
-                _("the totals sum to {grand}, not zero, so a pot does not balance; settle pairwise, " "or the pot against the mean").format(grand=grand))
+            raise SettleError(
+                _("the totals sum to {grand}, not zero, so a pot does not balance; settle pairwise, " "or the pot against the mean").format(grand=grand),
+                "pot")
         mean = grand / n
         raw = {p: (v - mean) * stake for p, v in tot.items()}
         if grand != 0:
@@ -333,9 +334,11 @@ def _settle(totals: Mapping[str, Decimal | int], stake: Decimal, currency: str, 
     settled = balances
     if round_to is not None:
         if round_to <= 0:
-            raise InputError(_("the rounding step must be above zero, not {round_to}").format(round_to=money_str(round_to)))
+            raise SettleError(_("the rounding step must be above zero, not {round_to}").format(round_to=money_str(round_to)),
+                              "round")
         if round_to % q != 0:
-            raise InputError(_("the rounding step {round_to} is not a whole number of {q} {currency}").format(round_to=money_str(round_to), q=money_str(q), currency=currency))
+            raise SettleError(_("the rounding step {round_to} is not a whole number of {q} {currency}").format(
+                round_to=money_str(round_to), q=money_str(q), currency=currency), "round")
         settled = round_keeping_zero(balances, round_to)
         notes.append(_("transfers rounded to {round_to} {currency} by largest remainder (everyone " "rounded down, the rest to the largest remainders, ties to the first seated); the " "balances still sum to zero").format(round_to=money_str(round_to), currency=currency))
     transfers, exact = _fewest(settled)
@@ -377,6 +380,15 @@ def _signed_number(value: Decimal) -> str:
 def local_decimal(value: Decimal) -> str:
     """A stake or a step as written ("0.50" → «0,50» in Russian), never an exponent."""
     return local_number(money_str(value))
+
+
+class SettleError(InputError):
+    """A settlement refused for what one choice of the person's decides: ``about`` is "round" (the
+    rounding step) or "pot" (a pot that does not balance); a surface names its own way to choose."""
+
+    def __init__(self, message: str, about: str) -> None:
+        super().__init__(message)
+        self.about = about
 
 
 class Disagreement(InputError):
