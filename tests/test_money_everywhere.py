@@ -110,3 +110,34 @@ def test_settle_names_the_option_an_error_is_about():
     with pytest.raises(SettleError) as caught:
         settle({"А": 10, "Б": 5}, __import__("decimal").Decimal(1), "RUB", "pot")
     assert caught.value.about == "pot" and "(" not in str(caught.value)  # the library names no option
+
+
+def test_a_broken_game_is_one_status_and_one_sentence_on_serve_and_in_the_app(tmp_path):
+    """Errors are mapped once (table.actions.answer_of): a game file that no longer loads answers
+    the money, a download and a deal alike, in the page's language, without the computer's path."""
+    pytest.importorskip("starlette")
+    from serving import TOKEN, phone_client
+
+    from kingsheet.serve.app import make_app
+    from kingsheet.site import bridge
+
+    path = tmp_path / "friday.toml"
+    path.write_text((EXAMPLES / "blank-4.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    client = phone_client(make_app(path, TOKEN, "ru"))
+    path.write_text("players = [", encoding="utf-8")  # broken after the server started
+    answers = [client.get("/api/money"), client.get("/download/pdf"),
+               client.post("/api/deal", json={"seen": 12, "game": "tricks", "points": [4, 4, 4, 4]},
+                           headers={"origin": "http://127.0.0.1:8765"})]
+    sentences = set()
+    for got in answers:
+        assert got.status_code == 400, (got.status_code, got.text)
+        data = got.json()
+        assert data["ok"] is False and "\n" not in data["error"]
+        assert str(tmp_path) not in data["error"] and "Internal Server Error" not in got.text
+        sentences.add(data["error"])
+    assert len(sentences) == 1 and "friday.toml" in sentences.pop()
+    bridge.FOLDER = tmp_path / "worker"
+    answer = json.loads(bridge.handle(json.dumps({"op": "money", "lang": "ru", "game": {
+        "file": "friday.toml", "text": "players = ["}})))
+    assert answer["status"] == 400 and "friday.toml" in answer["data"]["error"]
+    assert str(tmp_path) not in answer["data"]["error"]

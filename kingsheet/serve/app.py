@@ -305,10 +305,11 @@ def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_H
             with i18n.speaking(lang):  # every answer in the page's language, errors too
                 try:
                     return await work(request, table, lang)
-                except Answer as exc:  # the server's own refusals and the application layer's
-                    return _json(exc.as_json(), exc.status)
                 except _Gone:  # the phone left mid-body: no traceback, no answer anyone reads
                     return Response(status_code=400)
+                except Exception as exc:  # noqa: BLE001 - every error one status and one sentence (actions.answer_of)
+                    status, data = actions.answer_of(exc, table.folder)
+                    return _json(data, status)
 
         return handle
 

@@ -20,7 +20,6 @@ from typing import Any
 
 from kingsheet.core import i18n
 from kingsheet.core.i18n import _
-from kingsheet.core.problems import Unusable
 from kingsheet.table import actions
 from kingsheet.table.actions import Answer
 
@@ -40,14 +39,9 @@ def handle(request_json: str) -> str:
     with i18n.speaking(lang):
         try:
             answer = _answer(request, lang)
-        except Answer as exc:
-            answer = {"status": exc.status, "data": exc.as_json()}
-        except Unusable as exc:  # a file that stops loading on the way: its sentence
-            answer = {"status": 400, "data": {"ok": False, "error": str(exc)}}
         except Exception as exc:  # noqa: BLE001 - the page gets a sentence, never a traceback
-            text = _("kingsheet: unexpected error ({name}: {exc}); nothing was changed").format(
-                name=type(exc).__name__, exc=str(exc)[:200])
-            answer = {"status": 500, "data": {"ok": False, "error": text}}
+            status, data = actions.answer_of(exc, FOLDER)  # the same mapping as `kingsheet serve`
+            answer = {"status": status, "data": data}
     data = answer["data"]
     if isinstance(data, dict) and isinstance(data.get("error"), str):  # a file is named as the phone knows it
         data["error"] = data["error"].replace(f"{FOLDER}/", "")

@@ -33,6 +33,27 @@ class Answer(Exception):
         return {"ok": False, "error": self.message, **self.extra}
 
 
+def answer_of(exc: BaseException, folder: Path | None = None) -> tuple[int, dict[str, Any]]:
+    """What a request that ended in ``exc`` answers, for `serve` and the phone app alike: one
+    status and one sentence per kind of error (a refusal of the application layer its own; storage
+    that failed 503; input that cannot be used 400; a bug of ours 500 and «nothing was changed»),
+    with the games' folder taken out of the sentence (a phone is never shown a computer's paths)."""
+    from kingsheet.core.problems import StorageError
+
+    if isinstance(exc, Answer):
+        status, data = exc.status, exc.as_json()
+    elif isinstance(exc, StorageError):
+        status, data = 503, {"ok": False, "error": str(exc)}
+    elif isinstance(exc, Unusable):
+        status, data = 400, {"ok": False, "error": str(exc)}
+    else:
+        status, data = 500, {"ok": False, "error": _("kingsheet: unexpected error ({name}: {exc}); nothing was changed").format(
+            name=type(exc).__name__, exc=str(exc)[:200])}
+    if folder is not None and isinstance(data.get("error"), str):
+        data["error"] = data["error"].replace(f"{folder}/", "").replace(str(folder), ".")
+    return status, data
+
+
 # ---- reading ----------------------------------------------------------------------------------
 
 def state(path: Path, lang: str) -> dict[str, Any]:
