@@ -93,8 +93,11 @@ def test_a_pyodide_that_is_not_the_pinned_one_is_refused(tmp_path):
     assert len(PYODIDE_SHA256) == 64
 
 
-def _phone(browser, errors, dialogs):
-    ctx = browser.new_context(**PHONE, accept_downloads=True)
+def _phone(browser, errors, dialogs, csp: bool = False):
+    """A phone at 390 px. Playwright's waits evaluate strings in the page, which the app's content
+    security policy refuses (no eval): those contexts set the policy aside, and the test of the
+    policy itself (csp=True) keeps it and waits by evaluating functions."""
+    ctx = browser.new_context(**PHONE, accept_downloads=True, bypass_csp=not csp)
     page = ctx.new_page()
     page.set_default_timeout(30_000)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -130,8 +133,10 @@ def test_an_evening_on_a_phone_alone_then_offline(base, shots, tmp_path):
         ctx, page = _phone(browser, errors, dialogs)
         page.goto(base + "/")
         _ready(page)
+        page.wait_for_selector("#view-new", state="visible")  # a fresh phone opens on a new game
         page.screenshot(path=str(shots / "site-1-no-games.png"), full_page=True)
-        assert "пока нет игр" in page.inner_text("#view-games")
+        page.click("#tab-games")
+        page.wait_for_function("document.getElementById('view-games').innerText.includes('пока нет игр')")
 
         # a new game: blank-4, the players in seating order, the stake
         page.click("#tab-new")
@@ -360,5 +365,45 @@ def test_the_club_tab_of_the_built_app_shows_its_players_and_their_ratings(base,
         assert "Боря" in first and "2" in first and "*" in first, first  # two evenings: provisional
         assert "предварительный" in page.inner_text("#club")
         assert "ModuleNotFoundError" not in page.inner_text("#club")
+        ctx.close()
+    assert not errors and not dialogs
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def test_a_fresh_phone_opens_on_a_new_game_and_a_finished_sheet_with_problems_is_no_success(base, tmp_path):
+    """The built app: with no game on the phone it opens on «Новая игра»; a finished sheet with
+    two errors says so, not a green «Лист заполнен.»; and its page runs under a content security
+    policy that refuses an inline script while the app itself (Pyodide in its worker) starts."""
+    errors: list[str] = []
+    dialogs: list[str] = []
+    with chromium() as browser:
+        strict, page = _phone(browser, errors, dialogs, csp=True)
+        page.goto(base + "/")
+        deadline = time.monotonic() + 90
+        while not page.evaluate("() => !!(window.KS_TRANSPORT && window.KS_TRANSPORT.isReady())"):
+            assert time.monotonic() < deadline, "the app did not start under its policy"
+            time.sleep(0.2)
+        policy = page.locator('meta[http-equiv="Content-Security-Policy"]').get_attribute("content")
+        assert "script-src 'self' 'wasm-unsafe-eval'" in policy and "default-src 'self'" in policy
+        ran = page.evaluate("""() => { const s = document.createElement('script');
+            s.textContent = 'window.__inline = 1'; document.head.append(s); return window.__inline === 1; }""")
+        assert ran is False  # an inline script (what a name turned into markup would need) never runs
+        deadline = time.monotonic() + 30
+        while not page.evaluate("() => !document.getElementById('view-new').hidden"):
+            assert time.monotonic() < deadline, "a fresh phone did not open on a new game"
+            time.sleep(0.1)
+        assert page.locator("#view-sheet").is_hidden() and page.locator("#view-games").is_hidden()
+        strict.close()
+        ctx, page = _phone(browser, errors, dialogs)
+        page.goto(base + "/")
+        _ready(page)
+        page.click("#tab-games")
+        page.set_input_files("#file-in", str(ROOT / "examples" / "mistakes" / "king-split.toml"))
+        page.wait_for_function("S?.deals === 12 && S.complete === true")
+        page.wait_for_selector("#complete:not([hidden])")
+        said = page.inner_text("#complete")
+        assert said.startswith("Лист заполнен, но в нём есть ошибки") and said != "Лист заполнен."
+        assert page.get_attribute("#complete", "class") == "error"
+        assert page.locator("#problems li").count() == 2
         ctx.close()
     assert not errors and not dialogs

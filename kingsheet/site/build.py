@@ -44,6 +44,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 SERVE_STATIC = Path(__file__).resolve().parent.parent / "serve" / "static"
 SHARED = ("app.js", "app.css")  # the phone page's own script and style, as `serve` sends them
 OWN_FILES = ("site.js", "worker.js", "sw.js", "manifest.webmanifest", "icon.svg")
+SITE_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; "
+            "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'")
 
 
 def _sha256(data: bytes) -> str:
@@ -173,6 +175,12 @@ def page_html(lang: str) -> str:
     """The serve page, with the worker for a transport: the same markup, script and style."""
     html = (SERVE_STATIC / "index.html").read_text(encoding="utf-8")
     html = html.replace('<html lang="ru">', f'<html lang="{lang}" data-transport="worker">')
+    # the app's own files only, as serve's header says (a host that sends headers should add
+    # frame-ancestors 'none', which a <meta> cannot say); Python runs in the module worker, whose
+    # WebAssembly needs 'wasm-unsafe-eval'
+    html = html.replace('<meta name="referrer" content="no-referrer">',
+                        f'<meta name="referrer" content="no-referrer">\n<meta http-equiv="Content-Security-Policy" '
+                        f'content="{SITE_CSP}">')
     html = html.replace('<link rel="stylesheet" href="/static/app.css?t={token}">',
                         '<link rel="manifest" href="manifest.webmanifest">\n'
                         '<link rel="icon" href="icon.svg">\n<meta name="theme-color" content="#1d3b2a">\n'

@@ -126,7 +126,9 @@ def words(lang: str) -> dict[str, str]:
         "edit": _("Correct deal {number}: {game}"), "taken": _("What each took"), "by_points": _("Points"),
         "declarer": word("declarer", lang), "orderer": word("orderer", lang), "bid": _("Bid"),
         "buyer": _("Bought by"), "nobody": _("nobody"), "price": _("Price (tricks)"),
-        "contract": _("Contract"), "note": _("Note"), "complete": _("The sheet is complete."), "offline": _("No connection; trying again…"),
+        "contract": _("Contract"), "note": _("Note"), "complete": _("The sheet is complete."),
+        "complete_problems": _("The sheet is complete, but it has problems (listed below): correct them before "
+                               "the money is settled."), "offline": _("No connection; trying again…"),
         "elsewhere": _("Deal {number} was entered on another phone or terminal."),
         "elsewhere_kept": _("Deal {number} was entered on another phone or terminal; what you typed is kept "
                             "in the form for the next deal: compare it with that row, then correct or clear it."),

@@ -91,7 +91,11 @@ async function load() {
   const {status, data} = await api("/api/state");
   if (LOCAL && data.none) {  // the phone app with no game open: the list of games, or a new one
     S = data;
-    if (view === "sheet" || view === "money") view = "games";
+    if (view === "sheet" || view === "money") {  // a fresh phone opens where a first game is started
+      let stored = [];
+      try { stored = await LOCAL.games(); } catch (e) { stored = []; }
+      view = stored.length ? "games" : "new";
+    }
     render();
     if (view === "games") renderGames();
     if (view === "new") { loadRules(); renderBack(); }
@@ -210,7 +214,9 @@ function renderSheet() {
   $("hint").textContent = S.deals ? W("tap_to_edit") : "";
   $("undo").disabled = S.deals === 0;
   $("complete").hidden = !S.complete || editing !== null;
-  $("complete").textContent = W("complete");
+  // a finished sheet with problems is not a success: said so, not in green
+  $("complete").textContent = S.sheet_ok === false ? W("complete_problems") : W("complete");
+  $("complete").className = S.sheet_ok === false ? "error" : "done";
 }
 
 function target() {
