@@ -6,6 +6,7 @@ with the commands. Hostile names stay text. Screenshots go to KINGSHEET_SHOTS (o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
@@ -103,6 +104,20 @@ def _phone(browser, errors, dialogs, csp: bool = False):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.on("dialog", lambda d: (dialogs.append(d.message), d.accept()))
     return ctx, page
+
+
+@contextlib.contextmanager
+def _opened_app(base: str):
+    """The built app open and ready on a phone; no page error and no dialog by the end."""
+    errors: list[str] = []
+    dialogs: list[str] = []
+    with chromium() as browser:
+        ctx, page = _phone(browser, errors, dialogs)
+        page.goto(base + "/")
+        _ready(page)
+        yield page
+        ctx.close()
+    assert not errors and not dialogs
 
 
 def _ready(page) -> None:
@@ -262,12 +277,7 @@ def test_the_costly_workbooks_in_the_app_are_read_or_refused_at_once(base, tmp_p
 
     from costly import costly_workbooks
 
-    errors: list[str] = []
-    dialogs: list[str] = []
-    with chromium() as browser:
-        ctx, page = _phone(browser, errors, dialogs)
-        page.goto(base + "/")
-        _ready(page)
+    with _opened_app(base) as page:
         page.click("#tab-games")
         took = {}
         for name, (data, reads) in costly_workbooks().items():
@@ -293,8 +303,6 @@ def test_the_costly_workbooks_in_the_app_are_read_or_refused_at_once(base, tmp_p
             took[name] = time.monotonic() - t0
         print("the costly workbooks in the app (s):", {k: round(v, 1) for k, v in took.items()})
         assert page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") == 2
-        ctx.close()
-    assert not errors and not dialogs
 
 
 def test_every_tab_of_the_bridge_runs_from_the_apps_own_zip_alone(app_folder, tmp_path):
@@ -338,13 +346,8 @@ def test_every_tab_of_the_bridge_runs_from_the_apps_own_zip_alone(app_folder, tm
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
 def test_the_club_tab_of_the_built_app_shows_its_players_and_their_ratings(base, tmp_path):
-    errors: list[str] = []
-    dialogs: list[str] = []
     example = (ROOT / "examples" / "blank-4.toml").read_text(encoding="utf-8")
-    with chromium() as browser:
-        ctx, page = _phone(browser, errors, dialogs)
-        page.goto(base + "/")
-        _ready(page)
+    with _opened_app(base) as page:
         page.click("#tab-games")
         for k, day in enumerate(("2026-11-27", "2026-11-28")):
             path = tmp_path / f"evening-{k}.toml"
@@ -365,8 +368,6 @@ def test_the_club_tab_of_the_built_app_shows_its_players_and_their_ratings(base,
         assert "Боря" in first and "2" in first and "*" in first, first  # two evenings: provisional
         assert "предварительный" in page.inner_text("#club")
         assert "ModuleNotFoundError" not in page.inner_text("#club")
-        ctx.close()
-    assert not errors and not dialogs
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
