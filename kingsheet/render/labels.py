@@ -19,7 +19,7 @@ LABELS: dict[str, tuple[str, str]] = {
     "player": NP_("sheet", "Player"),
     "date": NP_("sheet", "Date"),
     "place": NP_("sheet", "Place"),
-    "stake": NP_("sheet", "Stake a point"),
+    "stake": NP_("sheet", "Stake per point"),
     "settlement": NP_("sheet", "Settlement"),
     "units": NP_("sheet", "Units"),
     "check": NP_("sheet", "Check"),
