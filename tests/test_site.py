@@ -408,3 +408,79 @@ def test_a_fresh_phone_opens_on_a_new_game_and_a_finished_sheet_with_problems_is
         assert page.locator("#problems li").count() == 2
         ctx.close()
     assert not errors and not dialogs
+
+
+ROWS_OF_BLANK_4 = [[4, 4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4], [4, 4, 4, 4], [16, 0, 0, 0], [8, 8, 0, 0],
+                   [24, 24, 24, 24], [24, 24, 24, 24], [6, 6, 6, 6], [6, 6, 6, 6], [6, 6, 6, 6], [6, 6, 6, 6]]
+
+
+def _new_blank_4(page) -> None:
+    page.click("#tab-new")
+    page.wait_for_selector("#rules option", state="attached")
+    page.select_option("#rules", "blank-4")
+    for i, name in enumerate(["Аня", "Боря", "Вася", "Галя"]):
+        page.locator("#names input").nth(i).fill(name)
+    page.click("#start")
+    page.wait_for_function("S?.ok && S.deals === 0")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def test_two_tabs_saving_one_game_at_once_never_lose_a_deal(base):
+    """Two tabs of the app on one game save a deal at the same moment, 20 rounds: one is kept, the
+    other is told and keeps its numbers; as many deals are stored as were answered saved."""
+    errors: list[str] = []
+    dialogs: list[str] = []
+    with chromium() as browser:
+        ctx, a = _phone(browser, errors, dialogs)
+        a.goto(base + "/")
+        _ready(a)
+        _new_blank_4(a)
+        b = ctx.new_page()
+        b.on("pageerror", lambda e: errors.append(str(e)))
+        b.goto(base + "/")
+        _ready(b)
+        b.wait_for_function("S?.ok && S.deals === 0", polling=100)
+        saved = told = 0
+        for round_ in range(20):
+            if round_ == 12:  # the sheet is full: a second game, which the other tab follows
+                _new_blank_4(a)
+                b.reload()  # (the race is the point here, not how the other tab hears of a new game)
+                _ready(b)
+                b.wait_for_function("S?.ok && S.deals === 0 && !S.complete", polling=100)
+            deals = round_ % 12
+            for page in (a, b):
+                page.wait_for_function(f"S?.deals === {deals} && document.getElementById('save').disabled === false",
+                                       polling=100)  # (a tab in the background runs no animation frames)
+                for i, v in enumerate(ROWS_OF_BLANK_4[deals]):
+                    page.locator("#cells input").nth(i).fill(str(v))
+                page.evaluate("document.getElementById('error').hidden = true; document.getElementById('notice').textContent = ''")
+            # both on the same millisecond (each tab's timer, one clock): each tab's worker computes
+            # from the game as it read it, and only the writes can tell
+            at = a.evaluate("Date.now() + 400")
+            for page in (a, b):
+                page.evaluate("(at) => setTimeout(() => document.getElementById('save').click(), at - Date.now())", at)
+            for page in (a, b):
+                page.wait_for_function("(at) => Date.now() > at + 5", arg=at, polling=50)
+            outcomes = []
+            for page in (a, b):  # the click disabled the button; the answer, whatever it is, enables it
+                page.wait_for_function("document.getElementById('save').disabled === false", polling=50)
+                said = page.inner_text("#error") if page.locator("#error").is_visible() else page.inner_text("#notice")
+                outcomes.append(said if "другая вкладка" in said.lower() or "тем временем" in said else "saved")
+            saved += outcomes.count("saved")
+            refused = [o for o in outcomes if o != "saved"]
+            told += len(refused)
+            # told either way: the write found the game changed since it was read, or (when the other
+            # tab's deal reached this one first) the deal it names was entered meanwhile
+            assert len(refused) <= 1 and all("другая вкладка" in o.lower() or "тем временем" in o for o in refused), outcomes
+            for page in (a, b):
+                page.wait_for_function(f"S?.deals === {deals + 1}", polling=100)
+            if refused:  # the refused tab keeps its numbers in the form for the next deal
+                loser = a if outcomes[0] != "saved" else b
+                kept = [loser.locator("#cells input").nth(i).input_value() for i in range(4)]
+                assert kept == [str(v) for v in ROWS_OF_BLANK_4[deals]], kept
+        stored = a.evaluate("KS_TRANSPORT.games().then((g) => g.map((x) => x.file))")
+        assert len(stored) == 2
+        assert saved == 20 and told + saved <= 40  # every deal answered saved is stored, none twice
+        assert a.evaluate("S.deals") == 8 and b.evaluate("S.deals") == 8
+        ctx.close()
+    assert not errors

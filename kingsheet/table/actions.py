@@ -127,6 +127,8 @@ def words(lang: str) -> dict[str, str]:
         "declarer": word("declarer", lang), "orderer": word("orderer", lang), "bid": _("Bid"),
         "buyer": _("Bought by"), "nobody": _("nobody"), "price": _("Price (tricks)"),
         "contract": _("Contract"), "note": _("Note"), "complete": _("The sheet is complete."),
+        "changed_elsewhere": _("Another tab of this app saved a change to this game first; the sheet shows it now, "
+                               "and the numbers typed here are kept: check them and save again."),
         "complete_problems": _("The sheet is complete, but it has problems (listed below): correct them before "
                                "the money is settled."), "offline": _("No connection; trying again…"),
         "elsewhere": _("Deal {number} was entered on another phone or terminal."),

@@ -385,7 +385,15 @@ async function submit(ev) {
     }
     $("error").hidden = false;
     $("error").textContent = data.error;
-    if (status === 409) { told = data.error; resetForm(); await load(); }
+    if (status === 409) {  // another phone or tab wrote first: told, and the numbers typed stay
+      told = data.error;
+      const typed = editing === null ? typedValues() : null;
+      resetForm();
+      await load();
+      if (typed) restoreTyped(typed);
+      showTold();
+      if (S && S.complete) notice(data.error);  // the form is gone on a full sheet: said where it shows
+    }
   } finally {
     $("save").disabled = false;
   }

@@ -74,16 +74,37 @@
   function gameOf(rec) { return rec ? {file: rec.file, text: rec.text, template: rec.template || null} : null; }
   async function takenNames() { return (await getAll()).map((r) => r.file); }
 
+  // Another tab of this app (or the installed app beside a tab) told of a change: it reloads
+  // the sheet at once, as serve's phones hear of each other's deals.
+  const channel = "BroadcastChannel" in window ? new BroadcastChannel("kingsheet-games") : null;
+  if (channel) channel.onmessage = (ev) => {
+    if (ev.data && ev.data.id === currentId() && window.kingsheetReload) window.kingsheetReload();
+  };
+
+  // A change is kept only if the game is still as it was read for it, checked inside the same
+  // transaction that writes it: of two tabs writing one game, one wins and the other is told.
   async function store(rec, game) {
     const next = {...(rec || {id: String(Date.now()) + "-" + Math.random().toString(36).slice(2, 8),
       created: new Date().toISOString()}), ...game, updated: new Date().toISOString()};
+    let moved = false;
     try {
-      await putOne(next);
+      await tx("readwrite", (s) => {
+        if (!rec) return s.put(next);
+        const read = s.get(rec.id);
+        read.onsuccess = () => {
+          const now = read.result;
+          if (!now || now.text !== rec.text) { moved = true; return; }  // changed since it was read
+          s.put(next);
+        };
+        return null;
+      });
     } catch (e) {
       const full = e && (e.name === "QuotaExceededError" || /quota/i.test(String(e.message)));
       return {ok: false, error: full ? word("storage_full") : String(e && e.message || e)};
     }
+    if (moved) return {ok: false, conflict: true, error: word("changed_elsewhere")};
     localStorage.setItem(CURRENT, next.id);
+    if (channel) channel.postMessage({id: next.id});
     return {ok: true, rec: next};
   }
 
@@ -123,7 +144,7 @@
     if (op === "state") remember(answer.data);
     if (answer.game) {
       const stored = await store(op === "new" ? null : rec, answer.game);
-      if (!stored.ok) return {status: 507, data: stored};
+      if (!stored.ok) return {status: stored.conflict ? 409 : 507, data: {ok: false, error: stored.error}};
       remember(answer.game.state);
     }
     return {status: answer.status, data: answer.data};
