@@ -394,6 +394,10 @@ def test_a_fresh_phone_opens_on_a_new_game_and_a_finished_sheet_with_problems_is
             assert time.monotonic() < deadline, "a fresh phone did not open on a new game"
             time.sleep(0.1)
         assert page.locator("#view-sheet").is_hidden() and page.locator("#view-games").is_hidden()
+        deadline = time.monotonic() + 30
+        while page.evaluate("() => document.getElementById('rules').value") != "blank-4":  # the paper blank first
+            assert time.monotonic() < deadline, page.evaluate("() => document.getElementById('rules').value")
+            time.sleep(0.1)
         strict.close()
         ctx, page = _phone(browser, errors, dialogs)
         page.goto(base + "/")

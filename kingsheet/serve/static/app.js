@@ -453,7 +453,9 @@ async function loadRules() {
   if (!Array.isArray(data)) return;  // offline: the form stays as it was
   const select = $("rules");
   select.replaceChildren(...data.map((r) => { const o = el("option", r.name + " (" + r.id + ")"); o.value = r.id; o.dataset.players = r.players; return o; }));
-  select.value = S && S.rules ? S.rules : data[0].id;
+  // the open game's rules, else the paper blank most tables play (blank-4), else the first
+  const known = (id) => id && data.some((r) => r.id === id);
+  select.value = known(S && S.rules) ? S.rules : known("blank-4") ? "blank-4" : data[0].id;
   renderNames();
   $("rules-label").textContent = W("rules");
   $("players-label").textContent = W("players_in_order");
