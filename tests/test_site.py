@@ -35,8 +35,8 @@ EVENING = [[4, 6, 6, 0], [4, 4, 0, 8], [0, 4, 0, 12], [0, 8, 4, 4], [16, 0, 0, 0
 @pytest.fixture(scope="module")
 def app_folder(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("app")
-    given = os.environ.get("KINGSHEET_PYODIDE")
-    build(out, "ru", Path(given) if given else None)
+    given, zxing = os.environ.get("KINGSHEET_PYODIDE"), os.environ.get("KINGSHEET_ZXING")
+    build(out, "ru", Path(given) if given else None, zxing=Path(zxing) if zxing else None)
     return out
 
 
@@ -264,7 +264,7 @@ def test_the_site_command_writes_the_app(app_folder, tmp_path):
     out = tmp_path / "app"
     result = CliRunner().invoke(app, ["site", "-o", str(out), "--pyodide", given, "--lang", "en"])
     assert result.exit_code == 0, result.output
-    assert f"wrote {out}: 15 files" in result.output
+    assert f"wrote {out}: 19 files" in result.output
     assert (out / "index.html").read_text(encoding="utf-8").startswith("<!doctype html>")
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in app_folder.iterdir())
 

@@ -673,6 +673,8 @@ def site_cmd(
     output: Annotated[Path, typer.Option("--output", "-o", metavar=_("FOLDER"), help=_("The folder to write the app into."))],
     pyodide: Annotated[Path | None, typer.Option("--pyodide", metavar=_("FILE|FOLDER"), help=_(
         "Pyodide's npm package (.tgz) or its unpacked folder, instead of fetching it (checked either way)."))] = None,
+    zxing: Annotated[Path | None, typer.Option("--zxing", metavar=_("FILE|FOLDER"), help=_(
+        "zxing-wasm's npm package (.tgz, the camera's code reader) or its unpacked folder, instead of fetching it."))] = None,
     serve: Annotated[bool, typer.Option("--serve", help=_("Then serve the folder on this computer to try it."))] = False,
     port: Annotated[int, typer.Option("--port", help=_("The port for --serve."), min=1024, max=65535)] = 8766,
     lang: Lang = "",
@@ -683,7 +685,7 @@ def site_cmd(
     if output.exists() and not output.is_dir():
         fail(_("{path} is not a folder").format(path=output))
     try:
-        sizes = build(output, i18n.language(), pyodide, lambda text: typer.echo(text, err=True))
+        sizes = build(output, i18n.language(), pyodide, lambda text: typer.echo(text, err=True), zxing)
     except Unusable as exc:
         fail_on(exc)
     total = sum(sizes.values())

@@ -17,9 +17,11 @@ def _encoder() -> ModuleType:
     ``itertools``."""
     if (module := sys.modules.get(_NAME)) is not None:
         return module
-    import reportlab
+    path = Path(__file__).with_name("_qrencoder.py")  # the phone app's copy (site/build.py puts it there)
+    if not path.is_file():
+        import reportlab
 
-    path = Path(reportlab.__file__).parent / "graphics" / "barcode" / "qrencoder.py"
+        path = Path(reportlab.__file__).parent / "graphics" / "barcode" / "qrencoder.py"
     spec = importlib.util.spec_from_file_location(_NAME, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

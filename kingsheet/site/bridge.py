@@ -20,6 +20,7 @@ from typing import Any
 
 from kingsheet.core import i18n
 from kingsheet.core.i18n import _
+from kingsheet.files import handover
 from kingsheet.table import actions
 from kingsheet.table.actions import Answer
 
@@ -66,6 +67,25 @@ def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
                     _write_template(game["template"])
         return {"status": 200, "data": actions.club(FOLDER, lang)}
     path = _lay_out(request.get("game"), request.get("taken_names"))
+    if op == "receive":  # codes the camera read: a game handed over by another phone
+        kept = [g for g in request.get("games") or [] if isinstance(g, dict)]
+        texts = [str(t) for t in body.get("codes") or []] if isinstance(body.get("codes"), list) else []
+        if texts and texts[-1].strip().startswith(handover.SIGNAL_PREFIX):  # a phone's code to join its table
+            signal = handover.read_signal(texts[-1])
+            return {"status": 200, "data": {"ok": True, "signal": {"kind": signal.kind, "session": signal.session,
+                                                                   "sdp": signal.sdp}}}
+        said, received = actions.take_over(FOLDER, texts, kept)
+        if received is None:
+            return {"status": 200, "data": said}
+        answer = _written(received, lang, said["message"])
+        answer["data"].update({k: v for k, v in said.items() if k != "message"})
+        return answer
+    if op == "signal":  # this phone's offer or answer to join a table, as a code
+        text = handover.signal_code(handover.Signal(str(body.get("kind")), str(body.get("session")),
+                                                    str(body.get("sdp") or "")))
+        return {"status": 200, "data": {"ok": True, "codes": [actions.code_picture(text)]}}
+    if op == "keep" and path is not None:  # the table's game as the keeping phone sent it
+        return _written(path, lang, "")
     if op == "new":
         template = body.get("template")
         if isinstance(template, dict):
@@ -82,6 +102,8 @@ def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
         return {"status": 200, "data": actions.state(path, lang)}
     if op == "money":
         return {"status": 200, "data": actions.money(path, lang)}
+    if op == "codes":  # the open game as codes, for another phone's camera
+        return {"status": 200, "data": actions.hand_over(path)}
     if op == "export":
         data, media, name = actions.export(path, str(request.get("suffix") or ""), lang)
         return {"status": 200, "data": {"ok": True, "b64": base64.b64encode(data).decode(), "media": media,

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
+from kingsheet.core.record import Record
 
 PYODIDE_VERSION = "314.0.8"
 PYODIDE_URL = f"https://registry.npmjs.org/pyodide/-/pyodide-{PYODIDE_VERSION}.tgz"
@@ -43,7 +44,7 @@ PACKAGE = Path(__file__).resolve().parent.parent
 STATIC = Path(__file__).resolve().parent / "static"
 SERVE_STATIC = Path(__file__).resolve().parent.parent / "serve" / "static"
 SHARED = ("app.js", "app.css")  # the phone page's own script and style, as `serve` sends them
-OWN_FILES = ("site.js", "worker.js", "sw.js", "manifest.webmanifest", "icon.svg")
+OWN_FILES = ("site.js", "table.js", "worker.js", "sw.js", "manifest.webmanifest", "icon.svg")
 SITE_CSP = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; style-src 'self'; "
             "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'")
 
@@ -58,22 +59,51 @@ def _cache_folder() -> Path:
     return Path(user_cache_dir("kingsheet")) / "pyodide"
 
 
-def runtime_files(given: Path | None = None, say: Callable[[str], None] | None = None) -> dict[str, bytes]:
-    """The pinned Pyodide's runtime files, each checked: from ``given`` (a .tgz or a folder), else
-    the cache, else the npm registry (then kept in the cache)."""
+class Pinned(Record):
+    """An npm package the app carries files of, pinned by the sha256 of its .tgz and of each file."""
+
+    name: str
+    version: str
+    sha256: str
+    files: dict[str, str]  # the path inside the package (without "package/") → its sha256
+    label: str = ""  # its name as people write it
+
+    @property
+    def url(self) -> str:
+        return f"https://registry.npmjs.org/{self.name}/-/{self.name}-{self.version}.tgz"
+
+    @property
+    def title(self) -> str:
+        return f"{self.label or self.name} {self.version}"
+
+
+PYODIDE = Pinned("pyodide", PYODIDE_VERSION, PYODIDE_SHA256, RUNTIME, "Pyodide")
+#: ZXing's QR reader in WebAssembly, for the cameras that have no BarcodeDetector (Chromium on a
+#: desktop, Firefox, iOS before 17): the reader-only build, its script and its module.
+ZXING = Pinned("zxing-wasm", "3.1.8", "065e4b2a8130ea520428ca08510ca8ef48acb84d7900a64cfc1cf3909ed3695a", {
+    "dist/iife/reader/index.js": "7eae17ea3809796ea13b63d175a404dcea1e2f737697e90656fb374b16583758",
+    "dist/reader/zxing_reader.wasm": "8451d7fe72f3d8e9ced56c7b6805e8bab88a0c218bfcd25c47c0a999e8188f3d",
+    "LICENSE": "fb506e4ade12d7a9efa67c9d76a9a28c8e15d347ca49a69e48e29b40b34ad2ab",
+})
+
+
+def runtime_files(given: Path | None = None, say: Callable[[str], None] | None = None,
+                  pinned: Pinned = PYODIDE) -> dict[str, bytes]:
+    """The pinned package's files, each checked: from ``given`` (a .tgz or a folder), else the
+    cache, else the npm registry (then kept in the cache)."""
     if given is not None:
         if given.is_dir():
-            return {name: _checked(name, _read(given / name)) for name in RUNTIME}
-        return _from_tgz(_read(given), str(given))
-    cached = _cache_folder() / f"pyodide-{PYODIDE_VERSION}.tgz"
+            return {name: _checked(name, _read(given / name), pinned) for name in pinned.files}
+        return _from_tgz(_read(given), str(given), pinned)
+    cached = _cache_folder() / f"{pinned.name}-{pinned.version}.tgz"
     if cached.is_file():
         data = _read(cached)
-        if _sha256(data) == PYODIDE_SHA256:
-            return _from_tgz(data, str(cached))
+        if _sha256(data) == pinned.sha256:
+            return _from_tgz(data, str(cached), pinned)
     if say:
-        say(_("fetching Pyodide {version} from the npm registry…").format(version=PYODIDE_VERSION))
-    data = _download(PYODIDE_URL)
-    files = _from_tgz(data, PYODIDE_URL)
+        say(_("fetching {package} from the npm registry…").format(package=pinned.title))
+    data = _download(pinned)
+    files = _from_tgz(data, pinned.url, pinned)
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         from kingsheet.files.storage import atomic_write
@@ -90,43 +120,46 @@ def _read(path: Path) -> bytes:
     return read_bounded(path, MAX_TGZ, "Pyodide")
 
 
-def _download(url: str) -> bytes:
+def _download(pinned: Pinned) -> bytes:
     import urllib.error
     import urllib.request
 
+    url = pinned.url
     try:
         with urllib.request.urlopen(url, timeout=120) as response:  # noqa: S310 - a fixed https address
             data: bytes = response.read(MAX_TGZ + 1)
     except (urllib.error.URLError, OSError) as exc:
-        raise InputError(_("cannot fetch Pyodide from {url} ({why}); give it with --pyodide FILE").format(
-            url=url, why=getattr(exc, "reason", exc))) from None
+        option = "--pyodide" if pinned is PYODIDE else "--zxing"
+        raise InputError(_("cannot fetch {package} from {url} ({why}); give it with {option} FILE").format(
+            package=pinned.title, url=url, why=getattr(exc, "reason", exc), option=option)) from None
     if len(data) > MAX_TGZ:
-        raise InputError(_("{url}: larger than expected; not the pinned Pyodide").format(url=url))
+        raise InputError(_("{url}: larger than expected; not the pinned {package}").format(url=url, package=pinned.title))
     return data
 
 
-def _from_tgz(data: bytes, where: str) -> dict[str, bytes]:
-    if _sha256(data) != PYODIDE_SHA256:
-        raise InputError(_("{where}: not Pyodide {version} as pinned (its sha256 differs)").format(
-            where=where, version=PYODIDE_VERSION))
+def _from_tgz(data: bytes, where: str, pinned: Pinned = PYODIDE) -> dict[str, bytes]:
+    if _sha256(data) != pinned.sha256:
+        raise InputError(_("{where}: not {package} as pinned (its sha256 differs)").format(
+            where=where, package=pinned.title))
     out: dict[str, bytes] = {}
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
         for member in tar.getmembers():
             name = member.name.removeprefix("package/")
-            if name in RUNTIME and member.isfile():
+            if name in pinned.files and member.isfile():
                 extracted = tar.extractfile(member)
                 if extracted is not None:
-                    out[name] = _checked(name, extracted.read())
-    missing = [n for n in RUNTIME if n not in out]
+                    out[name] = _checked(name, extracted.read(), pinned)
+    missing = [n for n in pinned.files if n not in out]
     if missing:
         raise InputError(_("{where}: {name} is missing").format(where=where, name=missing[0]))
     return out
 
 
-def _checked(name: str, data: bytes) -> bytes:
-    if _sha256(data) != RUNTIME[name]:
-        raise InputError(_("{name}: not Pyodide {version}'s file (its sha256 differs)").format(
-            name=name, version=PYODIDE_VERSION))
+def _checked(name: str, data: bytes, pinned: Pinned = PYODIDE, whole: bool = False) -> bytes:
+    """A file checked by its own sha256 (inside a checked .tgz too)."""
+    if _sha256(data) != pinned.files[name]:
+        raise InputError(_("{name}: not {package}'s file (its sha256 differs)").format(
+            name=name, package=pinned.title))
     return data
 
 
@@ -154,6 +187,11 @@ def python_zip() -> bytes:
         if not any(n.startswith("kingsheet/templates/") for n in z.namelist()):  # a source tree
             for path in sorted(template_dir().glob("*.toml")):
                 z.write(path, f"kingsheet/templates/{path.name}")
+        # the QR encoder for the hand-over codes: reportlab's file alone (MIT, Kazuhiko Arase's port;
+        # its notice is in the file), not the rest of reportlab
+        import reportlab
+
+        z.write(Path(reportlab.__file__).parent / "graphics" / "barcode" / "qrencoder.py", "kingsheet/render/_qrencoder.py")
         z.writestr(f"kingsheet-{_version()}.dist-info/METADATA",
                    f"Metadata-Version: 2.1\nName: kingsheet\nVersion: {_version()}\n")
         for dep in DEPENDENCIES:
@@ -186,19 +224,28 @@ def page_html(lang: str) -> str:
                         '<link rel="icon" href="icon.svg">\n<meta name="theme-color" content="#1d3b2a">\n'
                         '<link rel="stylesheet" href="app.css">')
     html = html.replace('<script src="/static/app.js?t={token}" defer></script>',
-                        '<script src="site.js" defer></script>\n<script src="app.js" defer></script>')
+                        '<script src="site.js" defer></script>\n<script src="app.js" defer></script>\n'
+                        '<script src="zxing/reader.js" defer></script>\n<script src="table.js" defer></script>')
     if "{token}" in html or 'data-transport="worker"' not in html:
         raise AssertionError("the serve page changed: the site's page needs a look")  # pragma: no cover
     return html
 
 
-def build(out: Path, lang: str, pyodide: Path | None = None, say: Callable[[str], None] | None = None) -> dict[str, int]:
+#: zxing-wasm's files as the app serves them (the script finds its module beside it: table.js).
+ZXING_AS = {"dist/iife/reader/index.js": "zxing/reader.js", "dist/reader/zxing_reader.wasm": "zxing/zxing_reader.wasm",
+            "LICENSE": "zxing/LICENSE"}
+
+
+def build(out: Path, lang: str, pyodide: Path | None = None, say: Callable[[str], None] | None = None,
+          zxing: Path | None = None) -> dict[str, int]:
     """Write the app into ``out`` (made if need be; files of an earlier build replaced). Returns
     each file's size."""
     from kingsheet.files.storage import atomic_write
 
     runtime = runtime_files(pyodide, say)
     files: dict[str, bytes] = {f"pyodide/{name}": data for name, data in runtime.items()}
+    for name, data in runtime_files(zxing, say, ZXING).items():
+        files[ZXING_AS[name]] = data
     lock = json.loads(runtime["pyodide-lock.json"])
     # no package is loaded from the lock file: only its description of the runtime is kept
     files["pyodide/pyodide-lock.json"] = json.dumps({"info": lock["info"], "packages": {}}).encode()
@@ -217,6 +264,7 @@ def build(out: Path, lang: str, pyodide: Path | None = None, say: Callable[[str]
     try:
         out.mkdir(parents=True, exist_ok=True)
         (out / "pyodide").mkdir(exist_ok=True)
+        (out / "zxing").mkdir(exist_ok=True)
     except OSError as exc:
         raise InputError(_("{path}: cannot write in {folder} ({strerror})").format(
             path=out, folder=out, strerror=exc.strerror)) from None

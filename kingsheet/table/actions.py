@@ -11,11 +11,12 @@ raised with the status a web server would give and one sentence in the current l
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.i18n import _
+from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import InputError, Unusable, num
 
 MAX_RULES_REF = 120  # a bundled id or a template file's name
@@ -177,6 +178,39 @@ def words(lang: str) -> dict[str, str]:
         "file_in": _("Open a game file or sheet (.toml, .xlsx, .csv)"),
         "template_in": _("or a house template (.toml)"), "no_games": _("No games on this phone yet."),
         "deals_of": _("{deals} of {total} deals"),
+        # the phones together (table.js): codes from phone to phone, and a live table over WebRTC
+        "table": _("Table"), "table_share": _("Hand the game over"), "table_join": _("Read a code"),
+        "table_live": _("Invite a phone to the table"), "table_leave": _("Leave the table"),
+        "table_stop": _("Stop the camera"), "table_picture": _("From a picture"),
+        "code_of": _("code {n} of {of}"),
+        "share_hint": _("On the other phone: Table → Read a code, and point its camera here. The codes "
+                        "take turns; they carry the whole game."),
+        "read_hint": _("Point the camera at the other phone's code."),
+        "camera_off": _("The camera cannot be used here ({why}): read the code from a picture instead."),
+        "no_reader": _("This browser cannot read codes: read the game as a file instead (Games)."),
+        "no_code_seen": _("No code was found in this picture."),
+        "table_alone": _("This phone keeps its games alone. To play one game on several phones, invite them "
+                         "to the table; to give a game to another phone, hand it over."),
+        "table_keeper": _("Phones at the table: {n}. This phone keeps the game."),
+        "table_member": _("Phones at the table: {n}. The game is kept by {keeper}."),
+        "this_phone": _("this phone"), "phone_named": _("phone {id}"), "keeps": _("keeps the game"),
+        "invite_hint": _("On the other phone: Table → Read a code, pointed here. Then its answer code is "
+                         "read here: the camera opens by itself."),
+        "answer_hint": _("Show this code to the phone that invited this one: once it reads it, this phone "
+                         "is at the table."),
+        "joined": _("This phone is at the table: the sheet is the keeper's, and a deal entered here is "
+                    "checked here and kept there."),
+        "table_lost": _("This phone has lost the table: nothing was sent. Join again (a phone at the table "
+                        "invites this one), or leave the table to go on here alone."),
+        "no_rtc": _("Phones cannot connect directly in this browser: hand the game over by codes instead."),
+        "rtc_failed": _("The phones could not connect (the Wi-Fi may keep phones apart): hand the game over "
+                        "by codes instead."),
+        "keeper_gone": _("The phone that kept the game left; {keeper} keeps it now, as it was."),
+        "no_answer": _("The phone that keeps the game did not answer: the deal was not saved. Try again."),
+        "code_used": _("This code to join was used already or is for another invitation: ask for a new one."),
+        "no_game_to_share": _("No game is open on this phone: open or start one first."),
+        "at_a_table": _("This phone is at a table already: this code invites it to another. Leave the "
+                        "table first to join that one."),
     }
     for cat, pair in COUNT_WORDS.items():
         out[f"count_{cat}"] = in_language(lang, pair)
@@ -751,3 +785,108 @@ def bring_in(folder: Path, name: str, data: bytes) -> Path:
     finally:
         sheet.unlink(missing_ok=True)
     return path
+
+
+# ---- a game handed over as QR codes (kingsheet.files.handover) -----------------------------------
+
+def hand_over(path: Path) -> dict[str, Any]:
+    """The open game as codes to show: each code's text and its modules (rows of "0"/"1")."""
+    from kingsheet.files.handover import game_codes
+
+    return {"ok": True, "codes": [code_picture(t) for t in game_codes(path)]}
+
+
+def code_picture(text: str) -> dict[str, Any]:
+    """A code's text and its modules, rows of "0" and "1", for the page to draw."""
+    from kingsheet.files.handover import LEVEL
+    from kingsheet.render.qrcode import qr_modules
+
+    return {"text": text, "rows": ["".join("1" if m else "0" for m in row) for row in qr_modules(text, LEVEL)]}
+
+
+def take_over(folder: Path, texts: list[str], kept: list[dict[str, Any]]) -> tuple[dict[str, Any], Path | None]:
+    """Codes read by the camera, against the games kept on this phone (``kept``: each ``{"id",
+    "text"}``). The answer says how far the reading is, or what the codes carry and what becomes of
+    it: a new game, the same game brought up to date (``match``: its id), or nothing (this phone has
+    it, or has it further on). The path is the game to keep, written in ``folder``; None when
+    nothing is to be kept yet."""
+    from kingsheet.files.gamefile import read_game
+    from kingsheet.files.handover import Reading, relation
+    from kingsheet.files.storage import atomic_write
+
+    reading = Reading()
+    for text in texts[:MOST_CODES]:
+        try:
+            part = reading.add(str(text))
+        except InputError as exc:
+            raise Answer(400, str(exc)) from None
+    if not reading.parts:
+        raise Answer(400, _("no game code was found"))
+    if not reading.complete:
+        return {"ok": True, "partial": True, "have": len(part.have), "of": part.of,
+                "message": _("{n} of {of} codes read; show the next").format(n=len(part.have), of=part.of)}, None
+    try:
+        given = reading.game()
+        if given.template_name is not None and given.template_text is not None:
+            atomic_write(folder / given.template_name, given.template_text.encode("utf-8"))
+        game = read_game(given.text, Path(given.file), folder)
+    except Unusable as exc:
+        raise Answer(400, str(exc)) from None
+    n = len(game.deals)
+    for other in kept:
+        had = other.get("text")
+        if not isinstance(had, str):
+            continue
+        rel = relation(had, given.text)
+        if rel.kind == "same":
+            return {"ok": True, "kind": "same", "match": other.get("id"), "message": ngettext(
+                "This phone has this game already, as the code has it ({n} deal): nothing changed.",
+                "This phone has this game already, as the code has it ({n} deals): nothing changed.", n).format(n=n)}, None
+        if rel.kind == "behind":
+            return {"ok": True, "kind": "behind", "match": other.get("id"), "message": _(
+                "This phone has this game further on ({kept} deals; the code has {given}): nothing changed.").format(
+                kept=rel.deals[0], given=rel.deals[1])}, None
+        if rel.kind == "further":
+            path = folder / (str(other.get("file")) if _SAFE_NAME.fullmatch(str(other.get("file"))) else given.file)
+            atomic_write(path, given.text.encode("utf-8"))
+            return {"ok": True, "kind": "further", "match": other.get("id"), "message": _(
+                "The same game further on: brought up to date, deals {first}–{last} added.").format(
+                first=rel.deals[0] + 1, last=rel.deals[1])}, path
+        if rel.kind == "diverged":
+            path = _free_name(folder, given.file)
+            atomic_write(path, given.text.encode("utf-8"))
+            return {"ok": True, "kind": "diverged", "match": other.get("id"), "message": _(
+                "The same game, but its deals differ from this phone's from deal {number} on: kept as "
+                "another game beside it, nothing overwritten.").format(
+                number=_first_difference(had, given.text))}, path
+    path = _free_name(folder, given.file)
+    atomic_write(path, given.text.encode("utf-8"))
+    return {"ok": True, "kind": "new", "message": ngettext(
+        "A new game on this phone: {title} ({n} deal).", "A new game on this phone: {title} ({n} deals).", n).format(
+        title=game.title or path.stem, n=n)}, path
+
+
+MOST_CODES = 99
+_SAFE_NAME = re.compile(r"[\w.-]{1,120}\.toml")
+
+
+def _free_name(folder: Path, name: str) -> Path:
+    path = folder / name
+    if not path.exists():
+        return path
+    stem = path.stem
+    for k in range(2, 1000):
+        candidate = folder / f"{stem}-{k}.toml"
+        if not candidate.exists():
+            return candidate
+    return fresh_name(folder)
+
+
+def _first_difference(a: str, b: str) -> int:
+    from kingsheet.core.tomltext import parse
+
+    da, db = parse(a).get("deals", []), parse(b).get("deals", [])
+    for k, (x, y) in enumerate(zip(da, db), 1):
+        if x != y:
+            return k
+    return min(len(da), len(db)) + 1

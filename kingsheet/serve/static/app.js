@@ -154,9 +154,10 @@ function render() {
   for (const e of document.querySelectorAll(".site-only")) e.hidden = !LOCAL;
   for (const e of document.querySelectorAll(".server-only")) e.hidden = !!LOCAL;
   $("photo-back").hidden = !LOCAL || !sessionStorage.getItem(READ_KEY);
-  for (const v of ["sheet", "money", "new", "games", "club"]) $("view-" + v).hidden = v !== view;
+  for (const v of ["sheet", "money", "new", "games", "club", "table"]) $("view-" + v).hidden = v !== view;
   $("tab-club").textContent = W("club");
   $("tab-games").textContent = W("games");
+  if (window.KS_TABLE) window.KS_TABLE.render();
   if (!LOCAL) {
     $("pdf").href = tokenUrl("/download/pdf");
     $("xlsx").href = tokenUrl("/download/xlsx");
@@ -517,8 +518,10 @@ async function toNewGame(data, errorBox) {
 }
 
 function show(v) {
+  if (view === "table" && v !== "table" && window.KS_TABLE) window.KS_TABLE.leave();  // the camera off
   view = v;
   render();
+  if (v === "table" && window.KS_TABLE) window.KS_TABLE.render();
   if (v === "money") loadMoney();
   if (v === "new") { loadRules(); renderBack(); }
   if (v === "games") renderGames();

@@ -83,7 +83,7 @@
 
   // A change is kept only if the game is still as it was read for it, checked inside the same
   // transaction that writes it: of two tabs writing one game, one wins and the other is told.
-  async function store(rec, game) {
+  async function store(rec, game, open = true) {
     const next = {...(rec || {id: String(Date.now()) + "-" + Math.random().toString(36).slice(2, 8),
       created: new Date().toISOString()}), ...game, updated: new Date().toISOString()};
     let moved = false;
@@ -103,7 +103,7 @@
       return {ok: false, error: full ? word("storage_full") : String(e && e.message || e)};
     }
     if (moved) return {ok: false, conflict: true, error: word("changed_elsewhere")};
-    localStorage.setItem(CURRENT, next.id);
+    if (open) localStorage.setItem(CURRENT, next.id);
     if (channel) channel.postMessage({id: next.id});
     return {ok: true, rec: next};
   }
@@ -116,11 +116,14 @@
 
   const OPS = {"/api/state": "state", "/api/money": "money", "/api/rules": "rules", "/api/deal": "deal",
     "/api/edit": "edit", "/api/undo": "undo", "/api/new": "new", "/api/club": "club",
-    "/app/photo": "photo", "/app/photo/fill": "photo_fill"};  // a sheet a computer read, brought back
+    "/app/photo": "photo", "/app/photo/fill": "photo_fill",  // a sheet a computer read, brought back
+    "/app/codes": "codes", "/app/signal": "signal"};  // the game as codes; a join code (table.js)
 
-  async function call(path, body, lang) {
+  // opts.id: the game to ask about (the table's game, whichever is open here); opts.dry: check only,
+  // store nothing (a phone at a live table checks a deal itself before it goes to the keeper)
+  async function call(path, body, lang, opts = {}) {
     const op = OPS[path];
-    const rec = await current();
+    const rec = opts.id ? await getOne(opts.id) : await current();
     if (op === "state" && !ready) {  // Python is starting: the stored sheet, and the form waits
       if (!rec) return {status: 200, data: {ok: false, none: true, waiting: !failed, words: lastWords, lang,
         error: failed ? word("ready_failed").replace("{error}", failed) : word("no_games")}};
@@ -142,8 +145,8 @@
     const answer = await python({op, lang, body: body || {}, game: op === "new" ? null : gameOf(rec),
       taken_names: op === "new" ? await takenNames() : []});
     if (op === "state") remember(answer.data);
-    if (answer.game) {
-      const stored = await store(op === "new" ? null : rec, answer.game);
+    if (answer.game && !opts.dry) {
+      const stored = await store(op === "new" ? null : rec, answer.game, !opts.id);
       if (!stored.ok) return {status: stored.conflict ? 409 : 507, data: {ok: false, error: stored.error}};
       remember(answer.game.state);
     }
@@ -185,6 +188,39 @@
     currentId,
     open(id) { localStorage.setItem(CURRENT, id); },
     async remove(id) { await delOne(id); if (currentId() === id) localStorage.removeItem(CURRENT); },
+    // codes the camera read (table.js): a game handed over, or a phone's code to join its table
+    async receive(texts, lang) {
+      if (!ready) return {ok: false, error: word("loading")};
+      const all = await getAll();
+      const answer = await python({op: "receive", lang, body: {codes: texts},
+        games: all.map((r) => ({id: r.id, file: r.file, text: r.text})), taken_names: all.map((r) => r.file)});
+      if (answer.status !== 200) return answer.data;
+      if (answer.game) {
+        const rec = answer.data.kind === "further" ? all.find((r) => r.id === answer.data.match) : null;
+        const stored = await store(rec || null, answer.game);
+        if (!stored.ok) return stored;
+      } else if (answer.data.match) localStorage.setItem(CURRENT, answer.data.match);  // it opens here
+      return answer.data;
+    },
+    // the table's game as the keeping phone sent it: kept in this phone's record of that table
+    // (made the first time), the phone's own copy replaced; opened when nothing else is open
+    async keep(game, table, lang) {
+      if (!ready) return {ok: false, error: word("loading")};
+      const all = await getAll();
+      const rec = all.find((r) => r.table === table);
+      if (rec && rec.text === game.text) return {ok: true, id: rec.id, same: true};
+      const answer = await python({op: "keep", lang, game: {file: rec ? rec.file : game.file, text: game.text,
+        template: game.template || null}, taken_names: all.filter((r) => r !== rec).map((r) => r.file)});
+      if (!answer.game) return answer.data;
+      const next = {...(rec || {id: String(Date.now()) + "-" + Math.random().toString(36).slice(2, 8),
+        created: new Date().toISOString()}), ...answer.game, table, updated: new Date().toISOString()};
+      try { await putOne(next); } catch (e) { return {ok: false, error: word("storage_full")}; }
+      if (!currentId() || !rec) localStorage.setItem(CURRENT, next.id);
+      if (channel) channel.postMessage({id: next.id});
+      return {ok: true, id: next.id};
+    },
+    async record(id) { return id ? await getOne(id) : await current(); },
+    async mark(id, table) { const rec = await getOne(id); if (rec) await putOne({...rec, table}); },
     async bringIn(file, lang) {
       if (!ready) return {ok: false, error: word("loading")};
       const data = new Uint8Array(await file.arrayBuffer());
