@@ -19,18 +19,39 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 
 
 @contextlib.contextmanager
-def chromium() -> Iterator[object]:
+def chromium(extra: tuple[str, ...] = ()) -> Iterator[object]:
     """The system's headless Chromium, driven by Playwright (which cannot download its own here)."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=[
             "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
+            "--disable-component-update", "--disable-sync", *extra])
         try:
             yield b
         finally:
             b.close()
+
+
+#: WebRTC between the phones of one machine: real host addresses instead of mDNS names, and
+#: loopback allowed (tests only; a real phone keeps its defaults).
+WEBRTC_LOOPBACK = ("--disable-features=WebRtcHideLocalIpsWithMdns", "--allow-loopback-in-peer-connection")
+
+#: A phone's camera in the tests: a canvas stream showing whatever picture the test puts before it
+#: (``window.__showCamera(dataUrl)``), as a phone's camera shows another phone's screen.
+FAKE_CAMERA = """
+(() => {
+  const canvas = document.createElement('canvas'); canvas.width = 640; canvas.height = 480;
+  const g = canvas.getContext('2d');
+  let img = null;
+  window.__showCamera = (url) => { const i = new Image(); i.onload = () => { img = i; }; i.src = url; };
+  setInterval(() => {
+    g.fillStyle = '#6d6d6d'; g.fillRect(0, 0, 640, 480);
+    if (img) { const s = Math.min(440 / img.width, 440 / img.height); g.drawImage(img, 110, 20, img.width * s, img.height * s); }
+  }, 50);
+  if (navigator.mediaDevices) navigator.mediaDevices.getUserMedia = async () => canvas.captureStream(20);
+})();
+"""
 
 
 def friday(folder: Path) -> Path:

@@ -1030,10 +1030,11 @@ def blank_cmd(
                                                                     length=_game_length(rules)))
 
 
-@app.command("export", help=_("The filled sheet: numbers, marks, TOTAL, the money; a sheet with problems is printed with them marked.\n" "\n" "Example: kingsheet export friday.toml -o friday.pdf"))
+@app.command("export", help=_("The filled sheet: numbers, marks, TOTAL, the money; a sheet with problems is printed with them marked.\n" "\n" "Example: kingsheet export friday.toml -o friday.pdf\n" "Example: kingsheet export friday.toml --qr      (the game as codes for a phone's camera)"))
 def export_cmd(
-    output: Annotated[Path, typer.Option("--output", "-o", help=_("sheet.pdf, .xlsx, .csv or .json"))],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help=_("sheet.pdf, .xlsx, .csv or .json; with --qr: codes.pdf or codes.txt"))] = None,
     file: Annotated[Path | None, typer.Argument(help=_("The game file, or a filled XLSX/CSV sheet (default: the current game)."))] = None,
+    qr: Annotated[bool, typer.Option("--qr", help=_("The game as QR codes for a phone (Table → Read a code): drawn here, or into -o."))] = False,
     lang: Lang = "",
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
 ) -> None:
@@ -1042,6 +1043,11 @@ def export_cmd(
     from kingsheet.files.storage import write_new
     from kingsheet.table.formats import exported
 
+    if qr:
+        _export_codes(file or _current_named(), output, force)
+        return
+    if output is None:
+        fail(_("say where to write the sheet: -o sheet.pdf (or --qr for codes)"))
     suffix = _output(output, OUTPUTS)
     file = file or _current_named()
     try:
@@ -1056,9 +1062,47 @@ def export_cmd(
     raise typer.Exit(OK if report.ok else PROBLEMS)
 
 
-@app.command("import", help=_("A sheet filled by hand elsewhere, into a game file (checked on the way).\n" "\n" "Example: kingsheet import friday.xlsx -o friday.toml"))
+def _export_codes(file: Path, output: Path | None, force: bool) -> None:
+    """The game file as hand-over codes (docs/game-file.md, «Game codes»): in the terminal, or as
+    a page of codes (.pdf) or their texts (.txt, one a line)."""
+    from kingsheet.core import i18n
+    from kingsheet.files.handover import LEVEL, game_codes
+    from kingsheet.files.storage import write_new
+
+    if file.suffix.lower() != ".toml":
+        fail(_("{file}: codes are made of a game file (.toml); import the sheet first").format(file=file))
+    suffix = _output(output, {".pdf", ".txt"}) if output is not None else None
+    try:
+        codes = game_codes(file)
+        if suffix == ".pdf":
+            from kingsheet.files.gamefile import load_game
+            from kingsheet.render.codes import codes_pdf
+
+            assert output is not None
+            write_new(output, codes_pdf(codes, load_game(file).title or file.stem, i18n.language()), force)
+        elif suffix == ".txt":
+            assert output is not None
+            write_new(output, "".join(c + "\n" for c in codes).encode("ascii"), force)
+    except Unusable as exc:
+        fail_on(exc)
+    if output is not None:
+        typer.echo(ngettext("wrote {output}: {n} code", "wrote {output}: {n} codes", len(codes)).format(
+            output=output, n=len(codes)))
+        return
+    from kingsheet.serve.qr import qr_lines
+
+    for k, code in enumerate(codes, 1):
+        typer.echo("\n".join(qr_lines(code, LEVEL)))
+        typer.echo(_("code {n} of {of}").format(n=k, of=len(codes)) + "\n")
+    typer.echo(_("On a phone: kingsheet's app, Table → Read a code, pointed at each code in turn."))
+
+
+PICTURES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
+
+
+@app.command("import", help=_("A sheet filled by hand elsewhere, into a game file (checked on the way).\n" "\n" "Example: kingsheet import friday.xlsx -o friday.toml\n" "Example: kingsheet import codes.png -o friday.toml      (a phone's game codes: photos, screenshots)"))
 def import_cmd(
-    sheet: Annotated[Path, typer.Argument(help=_("A filled sheet: .xlsx or .csv."))],
+    sheets: Annotated[list[Path], typer.Argument(metavar=_("SHEET..."), help=_("A filled sheet: .xlsx or .csv; or pictures of a game's codes (.png, .jpg), or their texts (.txt)."))],
     output: Annotated[Path, typer.Option("--output", "-o", help=_("The game file to write (.toml)."))],
     rules_id: Annotated[str | None, typer.Option("--rules", "-r", help=_("Rules, when the sheet does not say."),
                                                  autocompletion=complete_rules)] = None,
@@ -1069,9 +1113,16 @@ def import_cmd(
     from kingsheet.files.load import game_file_text, load_any
     from kingsheet.files.storage import write_new
 
-    if sheet.suffix.lower() not in (".xlsx", ".xlsm", ".csv"):
-        fail(_("{sheet}: import reads .xlsx or .csv sheets").format(sheet=sheet))
     _output(output, {".toml"})
+    kinds = {p.suffix.lower() in (*PICTURES, ".txt") for p in sheets}
+    if kinds == {True}:
+        _import_codes(sheets, output, force)
+        return
+    sheet = sheets[0]
+    if len(sheets) > 1:
+        fail(_("{sheet}: one sheet at a time (several files are read only as a game's codes)").format(sheet=sheets[1]))
+    if sheet.suffix.lower() not in (".xlsx", ".xlsm", ".csv"):
+        fail(_("{sheet}: import reads .xlsx or .csv sheets, or pictures of game codes").format(sheet=sheet))
     try:
         game = load_any(sheet, rules_id)
         text = game_file_text(game, sheet.parent, output.resolve().parent)
@@ -1087,6 +1138,75 @@ def import_cmd(
         + ("" if report.ok else ngettext("; {n} problem", "; {n} problems", len(report.problems)).format(
             n=len(report.problems))))
     raise typer.Exit(OK if report.ok else PROBLEMS)
+
+
+def _import_codes(files: list[Path], output: Path, force: bool) -> None:
+    """A game from its hand-over codes: pictures read with ZXing (kingsheet[scan]), or texts."""
+    from kingsheet.core.verify import verify
+    from kingsheet.files.gamefile import MAX_FILE_BYTES, read_bounded, read_game, read_text
+    from kingsheet.files.handover import Reading
+    from kingsheet.files.storage import write_new
+
+    reading = Reading()
+    try:
+        for path in files:
+            if path.suffix.lower() == ".txt":
+                texts = [line for line in read_text(path).splitlines() if line.strip()]
+            else:
+                texts = _codes_in_picture(path, read_bounded(path, 4 * MAX_FILE_BYTES, _("picture")))
+            if not texts:
+                fail(_("{path}: no code was found in this picture").format(path=path))
+            for text in texts:
+                try:
+                    reading.add(text)
+                except InputError as exc:
+                    fail(f"{path}: {exc}")
+        if not reading.complete:
+            missing = [str(k) for k in range(1, reading.of + 1) if k not in reading.parts]
+            fail(_("codes {missing} of {of} are missing: give their pictures too").format(
+                missing=", ".join(missing), of=reading.of))
+        given = reading.game()
+        folder = output.resolve().parent
+        if given.template_name is not None and given.template_text is not None:
+            beside = folder / given.template_name
+            if beside.exists() and read_text(beside) != given.template_text:
+                fail(_("{path}: a different file of this name is there already; the game's house template "
+                       "was not written").format(path=beside))
+            if not beside.exists():
+                write_new(beside, given.template_text.encode("utf-8"), False)
+        game = read_game(given.text, output, folder)
+        write_new(output, given.text.encode("utf-8"), force)
+    except Unusable as exc:
+        fail_on(exc)
+    report = verify(game)
+    for problem in report.problems:
+        typer.echo(one_line(f"{output}: {problem.message}"), err=True)
+    n = len(game.deals)
+    typer.echo(ngettext("wrote {output}: {n} deal of {id}", "wrote {output}: {n} deals of {id}", n).format(
+        output=output, n=n, id=game.rules.id)
+        + ("" if report.ok else ngettext("; {n} problem", "; {n} problems", len(report.problems)).format(
+            n=len(report.problems))))
+    raise typer.Exit(OK if report.ok else PROBLEMS)
+
+
+def _codes_in_picture(path: Path, data: bytes) -> list[str]:
+    try:
+        import cv2
+        import numpy as np
+        import zxingcpp
+    except ImportError:
+        fail(_("reading codes from a picture needs kingsheet's scan extra: pip install '.[scan]' in "
+               "kingsheet's folder (or give the codes' texts as a .txt)"))
+    from kingsheet.scan.page import READ_PIXELS
+
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE)
+    if image is None:
+        raise InputError(_("{path}: not a picture that can be read").format(path=path))
+    if image.shape[0] * image.shape[1] > READ_PIXELS:
+        raise InputError(_("{path}: too large a picture (more than {mp} megapixels)").format(
+            path=path, mp=READ_PIXELS // 1_000_000))
+    found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+    return [r.text for r in found if r.valid]
 
 
 def _say_waiting(path: Path) -> None:

@@ -168,7 +168,7 @@ class Reading:
     def add(self, text: str) -> Partial:
         """Take one code's text; InputError (one sentence) for a code that is not a kingsheet
         game's, is of a newer format, is damaged, or belongs to another game than the codes so far."""
-        text = text.strip()
+        text = text.strip("\r\n\t")  # a space is one of base45's letters: kept
         if not text.startswith(PREFIX):
             if text.startswith("KS"):
                 raise InputError(_("this is the code of a printed blank, not of a game"))
@@ -306,7 +306,7 @@ def signal_code(signal: Signal) -> str:
 
 
 def read_signal(text: str) -> Signal:
-    text = text.strip()
+    text = text.strip("\r\n\t")  # a space is one of base45's letters: kept
     match = _SIGNAL.fullmatch(text)
     if match is None:
         raise InputError(_("this code to join a table is damaged"))

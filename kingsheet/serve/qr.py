@@ -4,11 +4,11 @@ dependency)."""
 from __future__ import annotations
 
 
-def qr_lines(text: str) -> list[str]:
+def qr_lines(text: str, level: str = "L") -> list[str]:
     """The code as lines of text, two modules a character high, with the quiet zone around it."""
     from kingsheet.render.qrcode import qr_modules
 
-    modules = qr_modules(text, "L")
+    modules = qr_modules(text, level)
     n = len(modules)
     quiet = 2
 

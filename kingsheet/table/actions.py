@@ -849,9 +849,11 @@ def take_over(folder: Path, texts: list[str], kept: list[dict[str, Any]]) -> tup
         if rel.kind == "further":
             path = folder / (str(other.get("file")) if _SAFE_NAME.fullmatch(str(other.get("file"))) else given.file)
             atomic_write(path, given.text.encode("utf-8"))
-            return {"ok": True, "kind": "further", "match": other.get("id"), "message": _(
+            added = (_("The same game further on: brought up to date, deal {number} added.").format(
+                number=rel.deals[1]) if rel.deals[1] == rel.deals[0] + 1 else _(
                 "The same game further on: brought up to date, deals {first}–{last} added.").format(
-                first=rel.deals[0] + 1, last=rel.deals[1])}, path
+                first=rel.deals[0] + 1, last=rel.deals[1]))
+            return {"ok": True, "kind": "further", "match": other.get("id"), "message": added}, path
         if rel.kind == "diverged":
             path = _free_name(folder, given.file)
             atomic_write(path, given.text.encode("utf-8"))

@@ -149,7 +149,7 @@
   }
 
   async function onText(raw) {
-    const text = String(raw).trim();
+    const text = String(raw).replace(/^[\r\n\t]+|[\r\n\t]+$/g, "");  // a space is a letter of the code
     if (!text || reading.done.has(text)) return;
     reading.done.add(text);
     if (text.startsWith("KSJ")) {  // a phone's code to join its table
