@@ -22,7 +22,6 @@ from kingsheet.files.handover import (
     DICTIONARY,
     DICTIONARY_SHA256,
     HandedOver,
-    Reading,
     b45decode,
     b45encode,
     codes,
@@ -143,8 +142,8 @@ def test_a_code_that_unpacks_to_ten_megabytes_is_refused_unread():
     assert "more than 4 MiB" in _sentence(bomb)
 
 
-@pytest.mark.parametrize("raw", [b"game text only", "текст\0../../etc/passwd".encode(), "a\0b.toml\0c".encode(),
-                                 b"\xff\xfe\0x.toml", "x\0<script>.toml".encode()])
+@pytest.mark.parametrize("raw", [b"game text only", "текст\0../../etc/passwd".encode(), b"a\0b.toml\0c",
+                                 b"\xff\xfe\0x.toml", b"x\0<script>.toml"])
 def test_a_forged_payload_is_damaged_not_a_path(raw):
     assert "damaged" in _sentence(_forged(raw))
 
