@@ -1205,8 +1205,8 @@ def _codes_in_picture(path: Path, data: bytes) -> list[str]:
     if image.shape[0] * image.shape[1] > READ_PIXELS:
         raise InputError(_("{path}: too large a picture (more than {mp} megapixels)").format(
             path=path, mp=READ_PIXELS // 1_000_000))
-    found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
-    return [r.text for r in found if r.valid]
+    found = zxingcpp.read_barcodes(image)
+    return [r.text for r in found if r.valid and r.format == zxingcpp.BarcodeFormat.QRCode]
 
 
 def _say_waiting(path: Path) -> None:
