@@ -853,6 +853,105 @@ def bench_site(quick: bool) -> None:
           "worker; goal ≤ 300 MB)")
 
 
+def bench_table(quick: bool) -> None:
+    """The phones together (the phone app's Table tab) in the system's headless Chromium over
+    loopback: how many codes a game takes, what the code reader adds to the app, a join after its
+    second scan, and how long a deal entered on one phone takes to show on the others."""
+    import base64
+    import gzip
+    import threading
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from serving import CHROMIUM, FAKE_CAMERA, PHONE, WEBRTC_LOOPBACK, chromium  # the tests' own phones
+
+    from kingsheet.files.handover import HandedOver, _packed, codes
+    from kingsheet.site.build import ZXING_AS, build
+    from kingsheet.site.serving import server
+
+    sys.path.insert(0, str(ROOT / "examples"))
+    from make_examples import write_example
+
+    for tid, deals in (("blank-4", 14), ("ordered-56", 56), ("minsk", 0)):
+        head, *rows = write_example(tid, 1).split("\n[[deals]]\n")
+        text = head + "".join("\n[[deals]]\n" + r for r in rows[:deals or None])
+        game = HandedOver("friday.toml", text)
+        print(f"table: {tid} with {deals or len(rows)} deals: {len(text.encode())} bytes as a file, "
+              f"{len(_packed(game))} packed, {len(codes(game))} code(s)")
+    if CHROMIUM is None:
+        print("table: no Chromium here; the phones are not measured")
+        return
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "app"
+        sizes = build(out, "ru")
+        reader = sum(len(gzip.compress((out / n).read_bytes(), 9)) for n in ZXING_AS.values())
+        print(f"table: the code reader (zxing-wasm) adds {reader / 1e6:.2f} MB with gzip "
+              f"({sum(sizes[n] for n in ZXING_AS.values()) / 1e6:.2f} MB raw; goal ≤ 1.5 MB)")
+        httpd = server(out, 0)
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{httpd.server_port}/"
+        ready = "window.KS_TRANSPORT && window.KS_TRANSPORT.isReady()"
+
+        def shown(src: Any, dst: Any) -> None:
+            png = src.locator("#table-code").screenshot()
+            dst.evaluate("(u) => window.__showCamera(u)", "data:image/png;base64," + base64.b64encode(png).decode())
+
+        joins, delays = [], []
+        with chromium(WEBRTC_LOOPBACK) as browser:
+            phones = []
+            for _ in range(3):
+                ctx = browser.new_context(**PHONE, bypass_csp=True)  # Playwright's waits are eval
+                ctx.add_init_script(FAKE_CAMERA)
+                page = ctx.new_page()
+                page.goto(base)
+                page.wait_for_function(ready, timeout=120_000)
+                phones.append(page)
+            a = phones[0]
+            a.evaluate("""() => KS_TRANSPORT.call("/api/new", {rules: "blank-4", players: ["Аня", "Боря", "Вася", "Галя"],
+                          stake: "1"}, "ru")""")
+            a.reload()
+            a.wait_for_function(ready, timeout=60_000)
+            for inviter, joiner in ((phones[0], phones[1]), (phones[1], phones[2])):
+                inviter.click("#tab-table")
+                inviter.click("#table-live")
+                inviter.wait_for_selector("#table-show:not([hidden])")
+                shown(inviter, joiner)
+                joiner.click("#tab-table")
+                joiner.click("#table-join")
+                joiner.wait_for_function("document.getElementById('table-code').dataset.text?.startsWith('KSJ01A')")
+                t0 = time.perf_counter()
+                shown(joiner, inviter)
+                joiner.wait_for_function("KS_TABLE.state().game !== null", polling=10)
+                joins.append(time.perf_counter() - t0)
+            for page in phones:
+                page.click("#tab-sheet")
+                page.evaluate("""() => { window.__seen = []; let last = S && S.deals;
+                    setInterval(() => { if (S && S.deals !== last) { last = S.deals; __seen.push([last, Date.now()]); } }, 2); }""")
+            rows = [[4, 6, 6, 0], [4, 4, 0, 8], [0, 4, 0, 12], [0, 8, 4, 4], [16, 0, 0, 0], [0, 16, 0, 0],
+                    [28, 10, 56, 2], [2, 46, 24, 24], [3, 15, 0, 6], [3, 3, 3, 15], [0, 21, 3, 0]]
+            games = ["tricks", "hearts", "boys", "girls", "king", "last", "eralash", "trumps", "trumps", "trumps", "trumps"]
+            for k, row in enumerate(rows[: 6 if quick else len(rows)]):
+                sender = phones[1 + k % 2]  # the two phones that do not keep the game, in turn
+                started = sender.evaluate("""async ([k, game, points]) => {
+                    const t0 = Date.now();
+                    const body = {seen: k, game, points};
+                    if (game === "trumps") body.declarer = S.next.declarer || S.players[(k + 1) % 4];
+                    const r = await KS_TRANSPORT.call("/api/deal", body, "ru");
+                    if (!r.data.ok) throw new Error(r.data.error);
+                    await load();
+                    return t0; }""", [k, games[k], row])
+                for page in phones:
+                    if page is sender:
+                        continue
+                    page.wait_for_function(f"__seen.some(([n]) => n === {k + 1})", polling=10, timeout=10_000)
+                    seen = page.evaluate(f"__seen.find(([n]) => n === {k + 1})[1]")
+                    delays.append(seen - started)
+        httpd.shutdown()
+    print(f"table: a join after its second scan {statistics.median(joins) * 1000:.0f} ms (median of {len(joins)})")
+    print(f"table: a deal entered on one phone shows on the others in {statistics.median(delays):.0f} ms "
+          f"(median of {len(delays)}, worst {max(delays):.0f} ms; checked on its phone, kept by the keeper, "
+          f"sent to all; goal ≤ 300 ms)")
+
+
 def bench_club(quick: bool) -> None:
     """`kingsheet club` over a generated club (real deals, the simulator): the index made from
     scratch, brought up to date after one file changed, each query, and the index's size."""
@@ -985,7 +1084,7 @@ def _plain_queries(conn: Any) -> dict[str, Callable[[], object]]:
 
 SECTIONS = {"batch": bench_batch, "verify": bench_verify, "eralash": bench_eralash, "counted": bench_counted,
             "cli": bench_cli, "pdf": bench_pdf, "serve": bench_serve, "serve-attack": bench_serve_attack, "scan": bench_scan,
-            "xlsx": bench_xlsx, "site": bench_site, "club": bench_club}
+            "xlsx": bench_xlsx, "site": bench_site, "club": bench_club, "table": bench_table}
 
 
 def main() -> None:

@@ -1079,7 +1079,7 @@ def _export_codes(file: Path, output: Path | None, force: bool) -> None:
             from kingsheet.render.codes import codes_pdf
 
             assert output is not None
-            write_new(output, codes_pdf(codes, load_game(file).title or file.stem, i18n.language()), force)
+            write_new(output, codes_pdf(codes, load_game(file).title or file.stem, i18n.language(), LEVEL), force)
         elif suffix == ".txt":
             assert output is not None
             write_new(output, "".join(c + "\n" for c in codes).encode("ascii"), force)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
-def codes_pdf(codes: Sequence[str], title: str, lang: str) -> bytes:
+def codes_pdf(codes: Sequence[str], title: str, lang: str, level: str = "M") -> bytes:
+    """The page(s); ``level``: the codes' error correction (kingsheet.files.handover.LEVEL)."""
     import io
 
     from reportlab.lib.pagesizes import A4
@@ -14,7 +15,6 @@ def codes_pdf(codes: Sequence[str], title: str, lang: str) -> bytes:
     from reportlab.pdfgen.canvas import Canvas
 
     from kingsheet.core.i18n import _, speaking
-    from kingsheet.files.handover import LEVEL
     from kingsheet.render.pdf import BOLD, FONT, _fonts, printable
     from kingsheet.render.qrcode import qr_modules
 
@@ -37,7 +37,7 @@ def codes_pdf(codes: Sequence[str], title: str, lang: str) -> bytes:
                 page.drawString(15 * mm, height - 27 * mm, _(
                     "kingsheet game codes: Table → Read a code on a phone, or kingsheet import this page's picture"))
             x, y = places[k % len(places)]
-            modules = qr_modules(text, LEVEL)
+            modules = qr_modules(text, level)
             n = len(modules)
             cell = side / (n + 8)
             for r, row in enumerate(modules):
