@@ -229,3 +229,60 @@ def test_a_picture_of_the_printed_codes_imports_the_game_byte_for_byte(runner, t
     cv2.imwrite(str(blank), np.full((200, 200), 255, np.uint8))
     result = runner.invoke(app, ["import", str(blank), "-o", str(tmp_path / "none.toml"), "--lang", "en"])
     assert result.exit_code == 2 and "no code was found" in result.output
+
+
+# ---- the phone app's worker answers (kingsheet.site.bridge), as site.js asks them ------------------
+
+def _ask(request: dict) -> dict:
+    from kingsheet.site.bridge import handle
+
+    return json.loads(handle(json.dumps(request)))
+
+
+def test_the_workers_answers_to_codes_keep_a_game_once_and_never_over_its_own_deals():
+    full = write_example("blank-4", 4)
+    head, *deals = full.split("\n[[deals]]\n")
+    upto = lambda k: head + "".join("\n[[deals]]\n" + d for d in deals[:k])  # noqa: E731
+    shown = _ask({"op": "codes", "lang": "en", "game": {"file": "g.toml", "text": upto(6)}})
+    assert shown["status"] == 200 and shown["data"]["codes"][0]["rows"][0].startswith("1111111")
+    texts = [c["text"] for c in shown["data"]["codes"]]
+
+    def receive(kept_text):
+        kept = [{"id": "x", "file": "g.toml", "text": kept_text}] if kept_text else []
+        return _ask({"op": "receive", "lang": "en", "body": {"codes": texts}, "games": kept,
+                     "taken_names": ["g.toml"] if kept_text else []})
+
+    new = receive(None)
+    assert new["data"]["kind"] == "new" and new["game"]["text"] == upto(6) and new["game"]["deals"] == 6
+    assert receive(upto(6))["data"]["kind"] == "same" and "game" not in receive(upto(6))
+    further = receive(upto(5))
+    assert further["data"]["kind"] == "further" and "deal 6 added" in further["data"]["message"]
+    assert further["game"]["file"] == "g.toml" and further["game"]["text"] == upto(6)
+    assert "deals 3–6 added" in receive(upto(2))["data"]["message"]
+    behind = receive(upto(8))
+    assert behind["data"]["kind"] == "behind" and "game" not in behind
+    last = upto(6).rsplit("points = [", 1)
+    other_way = last[0] + ("points = [0, 0, -16, 0]\n" if "[0, 0, -16, 0]" not in last[1] else "points = [0, -16, 0, 0]\n")
+    diverged = receive(other_way)
+    assert diverged["data"]["kind"] == "diverged" and diverged["game"]["file"] == "g-2.toml"
+    partial = _ask({"op": "receive", "lang": "ru", "body": {"codes": codes(HandedOver(
+        "g.toml", write_example("ordered-56", 1)))[:1]}, "games": []})
+    assert partial["data"]["partial"] is True and "1 из 2" in partial["data"]["message"]
+    bad = _ask({"op": "receive", "lang": "en", "body": {"codes": ["KSG01"]}, "games": []})
+    assert bad["status"] == 400 and "damaged" in bad["data"]["error"]
+
+
+def test_the_workers_join_codes_and_the_tables_game_kept_as_sent():
+    sdp = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\na=ice-ufrag:ab\r\na=fingerprint:sha-256 00:11\r\n"
+    made = _ask({"op": "signal", "lang": "en", "body": {"kind": "offer", "session": "0A1B2C3D", "sdp": sdp}})
+    text = made["data"]["codes"][0]["text"]
+    assert text.startswith("KSJ01O0A1B2C3D")
+    read = _ask({"op": "receive", "lang": "en", "body": {"codes": [text]}, "games": []})
+    assert read["data"]["signal"] == {"kind": "offer", "session": "0A1B2C3D", "sdp": sdp}
+    for forged in ("KSJ02O0A1B2C3D00", "KSJ01X0A1B2C3D00", text[:-2]):
+        assert _ask({"op": "receive", "lang": "en", "body": {"codes": [forged]}, "games": []})["status"] == 400
+    wrong = _ask({"op": "signal", "lang": "en", "body": {"kind": "offer", "session": "nothex", "sdp": sdp}})
+    assert wrong["status"] == 400
+    game = write_example("blank-4", 2)
+    kept = _ask({"op": "keep", "lang": "en", "game": {"file": "t.toml", "text": game}})
+    assert kept["game"]["text"] == game and kept["game"]["file"] == "t.toml"
