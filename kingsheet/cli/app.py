@@ -1109,7 +1109,6 @@ def import_cmd(
     force: Annotated[bool, typer.Option("--force", help=_("Replace an existing file."))] = False,
     lang: Lang = "",
 ) -> None:
-    from kingsheet.core.verify import verify
     from kingsheet.files.load import game_file_text, load_any
     from kingsheet.files.storage import write_new
 
@@ -1129,20 +1128,11 @@ def import_cmd(
         write_new(output, text.encode("utf-8"), force)
     except Unusable as exc:
         fail_on(exc)
-    report = verify(game)
-    for problem in report.problems:
-        typer.echo(one_line(f"{sheet}: {problem.message}"), err=True)
-    n = len(game.deals)
-    typer.echo(ngettext("wrote {output}: {n} deal of {id}", "wrote {output}: {n} deals of {id}", n).format(
-        output=output, n=n, id=game.rules.id)
-        + ("" if report.ok else ngettext("; {n} problem", "; {n} problems", len(report.problems)).format(
-            n=len(report.problems))))
-    raise typer.Exit(OK if report.ok else PROBLEMS)
+    _imported(game, sheet, output)
 
 
 def _import_codes(files: list[Path], output: Path, force: bool) -> None:
     """A game from its hand-over codes: pictures read with ZXing (kingsheet[scan]), or texts."""
-    from kingsheet.core.verify import verify
     from kingsheet.files.gamefile import MAX_FILE_BYTES, read_bounded, read_game, read_text
     from kingsheet.files.handover import Reading
     from kingsheet.files.storage import write_new
@@ -1178,9 +1168,16 @@ def _import_codes(files: list[Path], output: Path, force: bool) -> None:
         write_new(output, given.text.encode("utf-8"), force)
     except Unusable as exc:
         fail_on(exc)
+    _imported(game, output, output)
+
+
+def _imported(game: Any, where: Path, output: Path) -> NoReturn:
+    """What import wrote: its deals, and the sheet's problems (named by ``where``) on stderr."""
+    from kingsheet.core.verify import verify
+
     report = verify(game)
     for problem in report.problems:
-        typer.echo(one_line(f"{output}: {problem.message}"), err=True)
+        typer.echo(one_line(f"{where}: {problem.message}"), err=True)
     n = len(game.deals)
     typer.echo(ngettext("wrote {output}: {n} deal of {id}", "wrote {output}: {n} deals of {id}", n).format(
         output=output, n=n, id=game.rules.id)
