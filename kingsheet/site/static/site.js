@@ -81,11 +81,15 @@
     if (ev.data && ev.data.id === currentId() && window.kingsheetReload) window.kingsheetReload();
   };
 
+  // a new game's record: its own id, and when it was made
+  function fresh() {
+    return {id: String(Date.now()) + "-" + Math.random().toString(36).slice(2, 8), created: new Date().toISOString()};
+  }
+
   // A change is kept only if the game is still as it was read for it, checked inside the same
   // transaction that writes it: of two tabs writing one game, one wins and the other is told.
   async function store(rec, game, open = true) {
-    const next = {...(rec || {id: String(Date.now()) + "-" + Math.random().toString(36).slice(2, 8),
-      created: new Date().toISOString()}), ...game, updated: new Date().toISOString()};
+    const next = {...(rec || fresh()), ...game, updated: new Date().toISOString()};
     let moved = false;
     try {
       await tx("readwrite", (s) => {
@@ -212,8 +216,7 @@
       const answer = await python({op: "keep", lang, game: {file: rec ? rec.file : game.file, text: game.text,
         template: game.template || null}, taken_names: all.filter((r) => r !== rec).map((r) => r.file)});
       if (!answer.game) return answer.data;
-      const next = {...(rec || {id: String(Date.now()) + "-" + Math.random().toString(36).slice(2, 8),
-        created: new Date().toISOString()}), ...answer.game, table, updated: new Date().toISOString()};
+      const next = {...(rec || fresh()), ...answer.game, table, updated: new Date().toISOString()};
       try { await putOne(next); } catch (e) { return {ok: false, error: word("storage_full")}; }
       if (!currentId() || !rec) localStorage.setItem(CURRENT, next.id);
       if (channel) channel.postMessage({id: next.id});
