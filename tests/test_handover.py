@@ -265,6 +265,10 @@ def test_the_workers_answers_to_codes_keep_a_game_once_and_never_over_its_own_de
     other_way = last[0] + ("points = [0, 0, -16, 0]\n" if "[0, 0, -16, 0]" not in last[1] else "points = [0, -16, 0, 0]\n")
     diverged = receive(other_way)
     assert diverged["data"]["kind"] == "diverged" and diverged["game"]["file"] == "g-2.toml"
+    again = _ask({"op": "receive", "lang": "en", "body": {"codes": texts}, "taken_names": ["g.toml", "g-2.toml"],
+                  "games": [{"id": "x", "file": "g.toml", "text": other_way},
+                            {"id": "y", "file": "g-2.toml", "text": upto(6)}]})
+    assert again["data"]["kind"] == "same" and again["data"]["match"] == "y"  # no third copy
     partial = _ask({"op": "receive", "lang": "ru", "body": {"codes": codes(HandedOver(
         "g.toml", write_example("ordered-56", 1)))[:1]}, "games": []})
     assert partial["data"]["partial"] is True and "1 из 2" in partial["data"]["message"]

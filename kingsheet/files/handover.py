@@ -42,7 +42,8 @@ LEVEL = "M"  # a screen read by a camera: a smudge or a glare of up to 15 % is c
 _B45 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:"
 _B45_VALUE = {c: i for i, c in enumerate(_B45)}
 _CODE = re.compile(r"KSG(\d\d)(\d\d)(\d\d)([0-9A-F]{8})(.*)", re.S)
-_FILE = re.compile(r"[\w.-]{1,120}\.toml")
+#: A file name the codes may carry (and a phone may keep): plain, no folder.
+FILE_NAME = re.compile(r"[\w.-]{1,120}\.toml")
 
 #: Format 1's deflate dictionary: the words every game file has, so that a short game packs small.
 #: Part of the format: never changed within a version.
@@ -145,9 +146,9 @@ def game_codes(path: Path) -> list[str]:
     text = read_text(path)
     game = load_game(path)
     template = game.rules.template.path
-    file = path.name if _FILE.fullmatch(path.name) else "game.toml"
+    file = path.name if FILE_NAME.fullmatch(path.name) else "game.toml"
     if template is not None and template.resolve().parent != template_dir().resolve():
-        if not _FILE.fullmatch(game.rules_ref):
+        if not FILE_NAME.fullmatch(game.rules_ref):
             raise InputError(_("{file}: its house template {ref} is not beside it; codes carry a template "
                                "that lies in the game's own folder").format(file=path.name, ref=game.rules_ref))
         return codes(HandedOver(file, text, game.rules_ref, read_text(template)))
@@ -219,8 +220,8 @@ class Reading:
             fields = raw.decode("utf-8").split("\0")
         except UnicodeDecodeError:
             raise InputError(_("this game code is damaged (its data cannot be unpacked)")) from None
-        if len(fields) not in (2, 4) or not _FILE.fullmatch(fields[1]) or (
-                len(fields) == 4 and not _FILE.fullmatch(fields[2])):
+        if len(fields) not in (2, 4) or not FILE_NAME.fullmatch(fields[1]) or (
+                len(fields) == 4 and not FILE_NAME.fullmatch(fields[2])):
             raise InputError(_("this game code is damaged (its data cannot be unpacked)"))
         if len(fields) == 4:
             return HandedOver(fields[1], fields[0], fields[2], fields[3])
@@ -243,10 +244,12 @@ class Relation(Record):
     """How a game the codes carry stands to one already kept: ``kind`` is "same" (nothing new),
     "further" (the same game with more deals: brought up to date), "behind" (the kept one has deals
     the codes lack: nothing changed), "other" (another game) or "diverged" (the same start, then
-    different deals: kept beside it, never over it); ``deals`` are the two counts (kept, given)."""
+    different deals: kept beside it, never over it); ``deals`` are the two counts (kept, given);
+    ``differs``: the first deal that differs (diverged only)."""
 
     kind: str
     deals: tuple[int, int]
+    differs: int = 0
 
 
 def relation(kept: str, given: str) -> Relation:
@@ -264,7 +267,8 @@ def relation(kept: str, given: str) -> Relation:
     counts = (len(da), len(db))
     common = min(counts)
     if da[:common] != db[:common]:
-        return Relation("diverged" if common else "other", counts)
+        first = next(k for k, (x, y) in enumerate(zip(da, db), 1) if x != y)
+        return Relation("diverged", counts, first)
     if counts[0] == counts[1]:
         return Relation("same", counts)
     return Relation("further" if counts[1] > counts[0] else "behind", counts)

@@ -152,7 +152,7 @@ def _lay_out(game: Any, taken: Any) -> Path | None:
     return path
 
 
-_SAFE = re.compile(r"[\w.-]{1,120}\.toml")
+_SAFE = handover.FILE_NAME
 
 
 def _write_template(template: Mapping[str, Any]) -> str:

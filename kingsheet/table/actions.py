@@ -11,7 +11,6 @@ raised with the status a web server would give and one sentence in the current l
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -811,7 +810,7 @@ def take_over(folder: Path, texts: list[str], kept: list[dict[str, Any]]) -> tup
     it, or has it further on). The path is the game to keep, written in ``folder``; None when
     nothing is to be kept yet."""
     from kingsheet.files.gamefile import read_game
-    from kingsheet.files.handover import Reading, relation
+    from kingsheet.files.handover import FILE_NAME, Reading, relation
     from kingsheet.files.storage import atomic_write
 
     reading = Reading()
@@ -833,43 +832,39 @@ def take_over(folder: Path, texts: list[str], kept: list[dict[str, Any]]) -> tup
     except Unusable as exc:
         raise Answer(400, str(exc)) from None
     n = len(game.deals)
-    for other in kept:
-        had = other.get("text")
-        if not isinstance(had, str):
-            continue
-        rel = relation(had, given.text)
-        if rel.kind == "same":
-            return {"ok": True, "kind": "same", "match": other.get("id"), "message": ngettext(
-                "This phone has this game already, as the code has it ({n} deal): nothing changed.",
-                "This phone has this game already, as the code has it ({n} deals): nothing changed.", n).format(n=n)}, None
-        if rel.kind == "behind":
-            return {"ok": True, "kind": "behind", "match": other.get("id"), "message": _(
-                "This phone has this game further on ({kept} deals; the code has {given}): nothing changed.").format(
-                kept=rel.deals[0], given=rel.deals[1])}, None
-        if rel.kind == "further":
-            path = folder / (str(other.get("file")) if _SAFE_NAME.fullmatch(str(other.get("file"))) else given.file)
-            atomic_write(path, given.text.encode("utf-8"))
-            added = (_("The same game further on: brought up to date, deal {number} added.").format(
-                number=rel.deals[1]) if rel.deals[1] == rel.deals[0] + 1 else _(
-                "The same game further on: brought up to date, deals {first}–{last} added.").format(
-                first=rel.deals[0] + 1, last=rel.deals[1]))
-            return {"ok": True, "kind": "further", "match": other.get("id"), "message": added}, path
-        if rel.kind == "diverged":
-            path = _free_name(folder, given.file)
-            atomic_write(path, given.text.encode("utf-8"))
-            return {"ok": True, "kind": "diverged", "match": other.get("id"), "message": _(
-                "The same game, but its deals differ from this phone's from deal {number} on: kept as "
-                "another game beside it, nothing overwritten.").format(
-                number=_first_difference(had, given.text))}, path
+    # against every kept game: the closest tie wins (a copy kept beside an earlier version must not
+    # make a reading of the same codes keep yet another copy)
+    found = [(relation(other["text"], given.text), other) for other in kept if isinstance(other.get("text"), str)]
+    rel, other = min(found, key=lambda f: _CLOSEST.index(f[0].kind), default=(None, {}))
+    if rel is not None and rel.kind == "same":
+        return {"ok": True, "kind": "same", "match": other.get("id"), "message": ngettext(
+            "This phone has this game already, as the code has it ({n} deal): nothing changed.",
+            "This phone has this game already, as the code has it ({n} deals): nothing changed.", n).format(n=n)}, None
+    if rel is not None and rel.kind == "behind":
+        return {"ok": True, "kind": "behind", "match": other.get("id"), "message": _(
+            "This phone has this game further on ({kept} deals; the code has {given}): nothing changed.").format(
+            kept=rel.deals[0], given=rel.deals[1])}, None
+    if rel is not None and rel.kind == "further":
+        path = folder / (str(other.get("file")) if FILE_NAME.fullmatch(str(other.get("file"))) else given.file)
+        atomic_write(path, given.text.encode("utf-8"))
+        added = (_("The same game further on: brought up to date, deal {number} added.").format(
+            number=rel.deals[1]) if rel.deals[1] == rel.deals[0] + 1 else _(
+            "The same game further on: brought up to date, deals {first}–{last} added.").format(
+            first=rel.deals[0] + 1, last=rel.deals[1]))
+        return {"ok": True, "kind": "further", "match": other.get("id"), "message": added}, path
     path = _free_name(folder, given.file)
     atomic_write(path, given.text.encode("utf-8"))
+    if rel is not None and rel.kind == "diverged":
+        return {"ok": True, "kind": "diverged", "match": other.get("id"), "message": _(
+            "The same game, but its deals differ from this phone's from deal {number} on: kept as "
+            "another game beside it, nothing overwritten.").format(number=rel.differs)}, path
     return {"ok": True, "kind": "new", "message": ngettext(
         "A new game on this phone: {title} ({n} deal).", "A new game on this phone: {title} ({n} deals).", n).format(
         title=game.title or path.stem, n=n)}, path
 
 
 MOST_CODES = 99
-_SAFE_NAME = re.compile(r"[\w.-]{1,120}\.toml")
+_CLOSEST = ("same", "behind", "further", "diverged", "other")
 
 
 def _free_name(folder: Path, name: str) -> Path:
@@ -882,13 +877,3 @@ def _free_name(folder: Path, name: str) -> Path:
         if not candidate.exists():
             return candidate
     return fresh_name(folder)
-
-
-def _first_difference(a: str, b: str) -> int:
-    from kingsheet.core.tomltext import parse
-
-    da, db = parse(a).get("deals", []), parse(b).get("deals", [])
-    for k, (x, y) in enumerate(zip(da, db), 1):
-        if x != y:
-            return k
-    return min(len(da), len(db)) + 1
