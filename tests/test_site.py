@@ -488,3 +488,106 @@ def test_two_tabs_saving_one_game_at_once_never_lose_a_deal(base):
         assert a.evaluate("S.deals") == 8 and b.evaluate("S.deals") == 8
         ctx.close()
     assert not errors
+
+
+CUT = """() => [...document.querySelectorAll('.tab, #title, #sheet td.g, #sheet th, .games .what, .games .who')]
+    .filter((e) => e.offsetParent && e.scrollWidth > e.clientWidth + 1).map((e) => e.id || e.textContent)"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+@pytest.mark.parametrize("width", [320, 390])
+def test_nothing_a_player_reads_is_cut_at_320_and_390_px_in_either_language(base, shots, width):
+    """Tabs, the title, the games' names and the players' names wrap; none is cut to «Ден…»."""
+    errors: list[str] = []
+    with chromium() as browser:
+        ctx = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 740}}, bypass_csp=True)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "/")
+        _ready(page)
+        page.click("#tab-new")
+        page.wait_for_selector("#rules option", state="attached")
+        page.select_option("#rules", "blank-4")
+        for i, name in enumerate(["Анастасия", "Борислав", "Василиса", "Галина"]):
+            page.locator("#names input").nth(i).fill(name)
+        page.click("#start")
+        page.wait_for_function("S?.ok && S.deals === 0")
+        for language in ("ru", "en"):
+            if language == "en":
+                page.click("#lang")
+                page.wait_for_function("S?.lang === 'en' && document.getElementById('tab-money').textContent === 'Money'")
+                assert page.inner_text("#title") == "King for four (the blank)"
+            assert page.evaluate(CUT) == [], language
+            for tab in page.locator(".tab:not([hidden])").all():  # every tab on the screen, none off its edge
+                box = tab.bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, tab.inner_text()
+            assert "Две последние" in page.inner_text("#sheet") or "Last two" in page.inner_text("#sheet")
+            page.screenshot(path=str(shots / f"site-{width}-{language}.png"), full_page=True)
+        page.click("#tab-games")
+        page.wait_for_selector(".games .what")
+        assert page.evaluate(CUT) == []
+        ctx.close()
+    assert not errors
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def test_the_pages_words_are_there_before_python_starts(app_folder, tmp_path):
+    """The catalog is in the built page: while Python has not started (here it never does: the
+    built folder served with a worker that never answers), the tabs and the first sentence are
+    words, never keys like `no_games`, in both languages."""
+    import shutil
+
+    from kingsheet.site.serving import server
+
+    held = tmp_path / "app"
+    shutil.copytree(app_folder, held)
+    (held / "worker.js").write_text("self.onmessage = () => {};  // Python that never starts\n", encoding="utf-8")
+    httpd = server(held, free_port())
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        with chromium() as browser:
+            ctx = browser.new_context(**PHONE, bypass_csp=True)
+            page = ctx.new_page()
+            page.goto(f"http://127.0.0.1:{httpd.server_port}/")
+            page.wait_for_function("document.getElementById('tab-sheet').textContent !== ''")
+            assert page.evaluate("KS_TRANSPORT.isReady()") is False
+            for language, first in (("ru", ["Лист", "Деньги", "Новая игра", "Игры", "Клуб", "Стол"]),
+                                    ("en", ["Sheet", "Money", "New game", "Games", "Club", "Table"])):
+                if language == "en":
+                    page.click("#lang")
+                    page.wait_for_function("document.getElementById('tab-money').textContent === 'Money'")
+                tabs = page.evaluate("[...document.querySelectorAll('.tab')].map((b) => b.textContent)")
+                assert tabs == first, tabs
+                shown = page.inner_text("body")
+                for key in ("no_games", "file_in", "loading", "sheet", "money", "new", "games", "table"):
+                    assert key not in shown.split(), (key, shown[:300])
+            ctx.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def test_the_game_list_tells_games_apart_and_an_import_keeps_its_name(base, tmp_path):
+    errors: list[str] = []
+    dialogs: list[str] = []
+    mistaken = ROOT / "examples" / "mistakes" / "king-split.toml"
+    with chromium() as browser:
+        ctx, page = _phone(browser, errors, dialogs)
+        page.goto(base + "/")
+        _ready(page)
+        for path in (mistaken, ROOT / "examples" / "blank-4.toml", mistaken):
+            page.click("#tab-games")
+            page.set_input_files("#file-in", str(path))
+            page.wait_for_function("document.getElementById('view-sheet').offsetParent !== null")
+        notice = page.inner_text("#notice")
+        assert "king-split-2.toml" in notice, notice  # the file's own name, numbered when taken
+        page.click("#tab-games")
+        page.wait_for_function("document.querySelectorAll('.games li .who').length === 3")
+        cards = [li.inner_text() for li in page.locator(".games li").all()]
+        assert len(cards) == 3 and len(set(cards)) == 3  # no two cards alike
+        assert all("Аня, Боря, Вася, Галя" in c for c in cards)
+        assert sum("king-split" in c and "ошибок: 2" in c for c in cards) == 2
+        assert any("blank-4.toml" in c and "ошибок" not in c for c in cards)
+        ctx.close()
+    assert not errors and not dialogs

@@ -226,6 +226,16 @@ def page_html(lang: str) -> str:
     html = html.replace('<script src="/static/app.js?t={token}" defer></script>',
                         '<script src="site.js" defer></script>\n<script src="app.js" defer></script>\n'
                         '<script src="zxing/reader.js" defer></script>\n<script src="table.js" defer></script>')
+    # the page's words in both languages, there from the first paint (Python takes seconds to start)
+    from kingsheet.core import i18n
+    from kingsheet.table.actions import words
+
+    both = {}
+    for each in ("ru", "en"):
+        with i18n.speaking(each):
+            both[each] = words(each)
+    data = json.dumps(both, ensure_ascii=False).replace("</", "<\\/")
+    html = html.replace("</head>", f'<script id="ks-words" type="application/json">{data}</script>\n</head>')
     if "{token}" in html or 'data-transport="worker"' not in html:
         raise AssertionError("the serve page changed: the site's page needs a look")  # pragma: no cover
     return html

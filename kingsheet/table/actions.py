@@ -11,6 +11,7 @@ raised with the status a web server would give and one sentence in the current l
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
@@ -90,7 +91,7 @@ def state(path: Path, lang: str) -> dict[str, Any]:
         "_template": str(rules.template.path) if rules.template.path else None,
         "ok": True, "lang": lang, "file": path.name, "rules": rules.id,
         "title": game.title or rules.template.name.get(lang, rules.id),
-        "players": list(game.players), "rows": rows, "totals": totals, "deals": len(game.deals),
+        "players": list(game.players), "date": game.date, "rows": rows, "totals": totals, "deals": len(game.deals),
         "complete": report.complete, "sheet_ok": report.ok, "status": status_line(report),
         "problems": [p.message for p in report.problems],
         "games": [_game_info(rules, g, lang) for g in rules.games.values()],
@@ -177,6 +178,7 @@ def words(lang: str) -> dict[str, str]:
         "file_in": _("Open a game file or sheet (.toml, .xlsx, .csv)"),
         "template_in": _("or a house template (.toml)"), "no_games": _("No games on this phone yet."),
         "deals_of": _("{deals} of {total} deals"),
+        "problems_n": _("problems: {n}"), "reading_file": _("Reading {file}…"),
         # the phones together (table.js): codes from phone to phone, and a live table over WebRTC
         "table": _("Table"), "table_share": _("Hand the game over"), "table_join": _("Read a code"),
         "table_live": _("Invite a phone to the table"), "table_leave": _("Leave the table"),
@@ -452,6 +454,13 @@ def rules_ref(given: Any, folder: Path) -> str:
     if plain and (folder / ref).is_file() and (folder / ref).resolve().parent == folder.resolve():
         return str(folder / ref)
     raise Answer(400, _("the rules must be a bundled rule system or a template file in the game's folder"))
+
+
+def own_name(folder: Path, name: str) -> Path:
+    """A game file named as the person named the file brought in (friday.xlsx → friday.toml),
+    numbered when taken; a name with nothing plain left in it gets a date."""
+    stem = re.sub(r"[^\w.-]", "_", Path(name).stem)[:100].strip("._")
+    return _free_name(folder, stem + ".toml") if stem else fresh_name(folder)
 
 
 def fresh_name(folder: Path, suffix: str = ".toml") -> Path:
@@ -767,7 +776,7 @@ def bring_in(folder: Path, name: str, data: bytes) -> Path:
     if len(data) > MAX_FILE_BYTES:
         raise Answer(413, _("the request is too large"))
     sheet = fresh_name(folder, ".in" + suffix)
-    path = fresh_name(folder)
+    path = own_name(folder, name)
     try:
         if suffix == ".toml":
             try:

@@ -782,9 +782,13 @@ async function renderGames() {
   for (const g of games) {
     const li = el("li");
     if (g.id === LOCAL.currentId()) li.classList.add("on");
+    const st = g.state || {};
+    const problems = (st.problems || []).length;
     li.append(el("div", g.title || g.file, "what"),
-      el("div", g.rules + " · " + fill(W("deals_of"), {deals: g.deals, total: g.total || "?"}) + " · " +
-        (g.updated || "").slice(0, 10), "hint"));
+      el("div", (st.players || []).join(", "), "who"),
+      el("div", [st.date || (g.updated || "").slice(0, 10), g.rules,
+        fill(W("deals_of"), {deals: g.deals, total: g.total || "?"}), g.file].join(" · "), "hint"));
+    if (problems) li.append(el("div", fill(W("problems_n"), {n: problems}), "error"));
     const buttons = el("div", null, "buttons");
     const open = el("button", W("open"));
     open.type = "button";
@@ -806,7 +810,11 @@ async function renderGames() {
 async function bringIn() {
   const file = $("file-in").files[0];
   if (!file) return;
-  const data = await LOCAL.bringIn(file, lang);
+  // a workbook takes seconds (openpyxl is imported for it): said after half a second
+  const slow = setTimeout(() => { $("games-error").hidden = false; $("games-error").className = "hint";
+    $("games-error").textContent = fill(W("reading_file"), {file: file.name}); }, 500);
+  let data;
+  try { data = await LOCAL.bringIn(file, lang); } finally { clearTimeout(slow); $("games-error").className = "error"; }
   $("file-in").value = "";
   await toNewGame(data, "games-error");
 }

@@ -112,8 +112,14 @@
     return {ok: true, rec: next};
   }
 
-  let lastWords = JSON.parse(localStorage.getItem("kingsheet-words") || "{}");
+  // the page's words as the build wrote them into the page (both languages), until Python answers
+  const BUILT = (() => {
+    try { return JSON.parse(document.getElementById("ks-words").textContent); } catch (e) { return {}; }
+  })();
+  const pageLang = () => localStorage.getItem("kingsheet-lang") || document.documentElement.lang || "ru";
+  let lastWords = JSON.parse(localStorage.getItem("kingsheet-words") || "null") || BUILT[pageLang()] || {};
   function word(key) { return lastWords[key] || key; }
+  function wordsIn(lang) { return BUILT[lang] || lastWords; }
   function remember(state) {
     if (state && state.words) { lastWords = state.words; localStorage.setItem("kingsheet-words", JSON.stringify(state.words)); }
   }
@@ -129,9 +135,9 @@
     const op = OPS[path];
     const rec = opts.id ? await getOne(opts.id) : await current();
     if (op === "state" && !ready) {  // Python is starting: the stored sheet, and the form waits
-      if (!rec) return {status: 200, data: {ok: false, none: true, waiting: !failed, words: lastWords, lang,
+      if (!rec) return {status: 200, data: {ok: false, none: true, waiting: !failed, words: wordsIn(lang), lang,
         error: failed ? word("ready_failed").replace("{error}", failed) : word("no_games")}};
-      return {status: 200, data: {...rec.state, waiting: !failed,
+      return {status: 200, data: {...rec.state, words: wordsIn(lang), waiting: !failed,
         failed: failed ? word("ready_failed").replace("{error}", failed) : null}};
     }
     if (!ready) {
