@@ -269,6 +269,62 @@ def test_the_site_command_writes_the_app(app_folder, tmp_path):
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in app_folder.iterdir())
 
 
+def _pinned_given() -> list[str]:
+    """--pyodide and --zxing as this run has them (CI's npm packs, else the user cache)."""
+    from kingsheet.site.build import PYODIDE, ZXING, _cache_folder
+
+    given = []
+    for option, env, pinned in (("--pyodide", "KINGSHEET_PYODIDE", PYODIDE), ("--zxing", "KINGSHEET_ZXING", ZXING)):
+        path = os.environ.get(env) or str(_cache_folder() / f"{pinned.name}-{pinned.version}.tgz")
+        given += [option, path]
+    return given
+
+
+def test_the_pages_workflow_builds_the_app_with_its_own_step(app_folder, tmp_path):
+    """.github/workflows/phone-app.yml: its build step, run here as it is written (the packages
+    given from this run's cache instead of fetched), writes the app that Pages publishes."""
+    import shlex
+    import subprocess
+    import sys
+
+    workflow = (ROOT / ".github" / "workflows" / "phone-app.yml").read_text(encoding="utf-8")
+    step = workflow.split("- name: build the app\n", 1)[1].split("run: |\n", 1)[1]
+    lines = []
+    for line in step.splitlines():
+        if not line.startswith(" " * 10):
+            break
+        lines.append(line.strip())
+    assert lines[0] == "python -m pip install ."  # the checkout itself, as the README's lines
+    command = shlex.split(lines[1])
+    assert command[:3] == ["kingsheet", "site", "-o"] and "uses: actions/upload-pages-artifact@v3" in workflow
+    published = workflow.split("upload-pages-artifact@v3", 1)[1].split("path:", 1)[1].split()[0]
+    assert published == command[3] == "_site"
+    assert "actions/deploy-pages@v4" in workflow and "pages: write" in workflow and "id-token: write" in workflow
+    exe = Path(sys.executable).with_name("kingsheet")
+    done = subprocess.run([str(exe), *command[1:], *_pinned_given()], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    built = tmp_path / "_site"
+    assert sorted(p.name for p in built.iterdir()) == sorted(p.name for p in app_folder.iterdir())
+    assert '<html lang="ru" data-transport="worker">' in (built / "index.html").read_text(encoding="utf-8")
+
+
+def test_site_draws_the_code_of_the_address_a_table_opens(app_folder, tmp_path):
+    from typer.testing import CliRunner
+
+    from kingsheet.cli.app import app
+
+    out = tmp_path / "app"
+    result = CliRunner().invoke(app, ["site", "-o", str(out), *_pinned_given(), "--qr",
+                                      "https://club.example.org/king/", "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert "█" in result.output and "The app at https://club.example.org/king/" in result.output
+    for bad in ("http://192.168.1.5:8766/", "javascript:alert(1)", "https://", "ftp://example.org/"):
+        refused = CliRunner().invoke(app, ["site", "-o", str(tmp_path / "other"), "--qr", bad, "--lang", "en"])
+        assert refused.exit_code == 2 and "only at an https:// address" in refused.output, bad
+        assert not (tmp_path / "other").exists()
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
 def test_the_costly_workbooks_in_the_app_are_read_or_refused_at_once(base, tmp_path):
     """The attack's workbooks, into the built app on a phone: the one past a score sheet's cells is

@@ -677,6 +677,8 @@ def site_cmd(
         "zxing-wasm's npm package (.tgz, the camera's code reader) or its unpacked folder, instead of fetching it."))] = None,
     serve: Annotated[bool, typer.Option("--serve", help=_("Then serve the folder on this computer to try it."))] = False,
     port: Annotated[int, typer.Option("--port", help=_("The port for --serve."), min=1024, max=65535)] = 8766,
+    qr: Annotated[str | None, typer.Option("--qr", metavar="URL", help=_(
+        "The address the app is published at (https://…): its QR code is drawn, for the table's cameras."))] = None,
     lang: Lang = "",
 ) -> None:
     from kingsheet.core import i18n
@@ -684,6 +686,8 @@ def site_cmd(
 
     if output.exists() and not output.is_dir():
         fail(_("{path} is not a folder").format(path=output))
+    if qr is not None and not _app_address(qr):
+        fail(_("--qr {url}: a phone opens the app only at an https:// address (or http://localhost)").format(url=qr[:200]))
     try:
         sizes = build(output, i18n.language(), pyodide, lambda text: typer.echo(text, err=True), zxing)
     except Unusable as exc:
@@ -693,6 +697,11 @@ def site_cmd(
 
     typer.echo(ngettext("wrote {output}: {n} file, {mb} MB", "wrote {output}: {n} files, {mb} MB",
                         len(sizes)).format(output=output, n=len(sizes), mb=local_number(f"{total / 1e6:.1f}")))
+    if qr is not None:
+        from kingsheet.serve.qr import qr_lines
+
+        typer.echo("\n".join(qr_lines(qr, "M")))
+        typer.echo(_("The app at {url}: a phone's camera opens it; once opened it works offline.").format(url=qr))
     if serve:
         from kingsheet.serve.run import free_port
         from kingsheet.site.serving import serve_folder
@@ -701,6 +710,19 @@ def site_cmd(
             serve_folder(output, free_port("127.0.0.1", port), typer.echo)
         except OSError as exc:
             fail(_("cannot serve {path}: {why}").format(path=output, why=exc.strerror or exc))
+
+
+def _app_address(url: str) -> bool:
+    """An address a phone can install the app from: https, or this computer's own http."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    own = parts.hostname in ("localhost", "127.0.0.1", "::1")
+    return bool(parts.hostname) and len(url) <= 500 and url.isprintable() and (
+        parts.scheme == "https" or (parts.scheme == "http" and own))
 
 
 club_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help=_(
