@@ -647,3 +647,66 @@ def test_the_game_list_tells_games_apart_and_an_import_keeps_its_name(base, tmp_
         assert any("blank-4.toml" in c and "ошибок" not in c for c in cards)
         ctx.close()
     assert not errors and not dialogs
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def test_an_evening_walked_by_roles_and_names_as_a_screen_reader_does(base):
+    """Chromium's accessibility tree of the built app: every step of an evening found by its role
+    and its name only (no ids, no CSS), the sheet a table with a caption and column headers, each
+    mark said in words, each refusal an alert and each saved deal a status, in both languages."""
+    import re
+
+    errors: list[str] = []
+    dialogs: list[str] = []
+    with chromium() as browser:
+        ctx, page = _phone(browser, errors, dialogs)
+        page.goto(base + "/")
+        _ready(page)
+        nav = page.get_by_role("navigation", name="kingsheet")
+        nav.get_by_role("button", name="Новая игра").click()
+        page.get_by_role("combobox", name="Правила").select_option("blank-4")
+        for k, name in enumerate(["Аня", "Боря", "Вася", "Галя"], 1):
+            page.get_by_role("textbox", name=f"Игрок {k}").fill(name)
+        page.get_by_role("button", name="Начать игру").click()
+        page.wait_for_function("S?.ok && S.deals === 0")
+        assert nav.get_by_role("button", name="Лист").get_attribute("aria-current") == "page"
+
+        def play(values, save: str) -> None:
+            for name, v in zip(["Аня", "Боря", "Вася", "Галя"], values):
+                page.get_by_role("textbox", name=re.compile(f"^{name}")).fill(str(v))
+            page.get_by_role("button", name=save).click()
+
+        play([4, 6, 6, 2], "Записать сдачу")  # 18 tricks of 16: an alert says why
+        alert = page.get_by_role("alert")
+        alert.wait_for()
+        assert "16" in alert.inner_text()
+        play([4, 6, 6, 0], "Записать сдачу")
+        status = page.get_by_role("status").filter(has_text="сохранена")
+        status.wait_for()
+        assert "сдача 1 сохранена" in status.inner_text()
+        play([4, 4, 0, 8], "Записать сдачу")
+        page.wait_for_function("S?.deals === 2")
+
+        table = page.get_by_role("table", name=re.compile("Кинг на четверых"))
+        headers = [h.inner_text() for h in table.get_by_role("columnheader").all()]
+        assert headers[:3] == ["№", "Игра", "Очки"] and headers[3:7] == ["Аня", "Боря", "Вася", "Галя"]
+        first = table.get_by_role("row", name="Исправить сдачу 1: Взятки")
+        assert "строка сходится" in first.inner_text()
+        first.focus()
+        page.keyboard.press("Enter")  # a row opens for correction from the keyboard too
+        page.get_by_role("button", name="Записать исправление").wait_for()
+        page.get_by_role("button", name="Отмена").click()
+        tree = page.locator("body").aria_snapshot()
+        assert "table" in tree and "columnheader \"Аня\"" in tree and "строка сходится" in tree
+
+        page.get_by_role("button", name="Русский / English").click()
+        page.wait_for_function("S?.lang === 'en'")
+        play([0, 4, 0, 12], "Save the deal")
+        page.get_by_role("status").filter(has_text="deal 3 saved").wait_for()
+        table = page.get_by_role("table", name=re.compile("King for four"))
+        assert [h.inner_text() for h in table.get_by_role("columnheader").all()][1:3] == ["Game", "Points"]
+        assert "the row adds up" in table.get_by_role("row", name="Correct deal 3: Boys").inner_text()
+        nav.get_by_role("button", name="Money").click()
+        page.get_by_role("table").first.wait_for()
+        ctx.close()
+    assert not errors

@@ -178,7 +178,7 @@ def words(lang: str) -> dict[str, str]:
         "file_in": _("Open a game file or sheet (.toml, .xlsx, .csv)"),
         "template_in": _("or a house template (.toml)"), "no_games": _("No games on this phone yet."),
         "deals_of": _("{deals} of {total} deals"),
-        "problems_n": _("problems: {n}"), "reading_file": _("Reading {file}…"),
+        "problems_n": _("problems: {n}"), "row_ok": _("the row adds up"), "row_bad": _("the row has a mistake"), "reading_file": _("Reading {file}…"),
         # the phones together (table.js): codes from phone to phone, and a live table over WebRTC
         "table": _("Table"), "table_share": _("Hand the game over"), "table_join": _("Read a code"),
         "table_live": _("Invite a phone to the table"), "table_leave": _("Leave the table"),

@@ -150,7 +150,10 @@ function render() {
   $("tab-new").textContent = W("new");
   $("lang").textContent = lang === "ru" ? "EN" : "RU";
   $("lang").setAttribute("aria-label", W("language"));
-  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("on", b.dataset.view === view);
+  for (const b of document.querySelectorAll(".tab")) {
+    b.classList.toggle("on", b.dataset.view === view);
+    b.setAttribute("aria-current", b.dataset.view === view ? "page" : "false");
+  }
   for (const e of document.querySelectorAll(".site-only")) e.hidden = !LOCAL;
   for (const e of document.querySelectorAll(".server-only")) e.hidden = !!LOCAL;
   $("photo-back").hidden = !LOCAL || !sessionStorage.getItem(READ_KEY);
@@ -186,8 +189,14 @@ function render() {
 function renderSheet() {
   const t = $("sheet");
   t.replaceChildren();
+  // a real table for a screen reader: its caption, header cells with their scope, each mark in words
+  t.append(el("caption", S.title + ". " + S.status, "sr"));
   const head = el("tr");
-  for (const h of [W("deal"), W("game"), W("points"), ...S.players, "✓"]) head.append(el("th", h));
+  for (const h of [W("deal"), W("game"), W("points"), ...S.players, "✓"]) {
+    const th = el("th", h);
+    th.scope = "col";
+    head.append(th);
+  }
   t.append(head);
   for (const r of S.rows) {
     const tr = el("tr");
@@ -198,9 +207,15 @@ function renderSheet() {
     tr.append(el("td", r.number, "n"), el("td", r.game, "g"), el("td", r.points === null ? "" : r.points, "n"));
     for (const c of r.cells) tr.append(el("td", c, "n"));
     const mark = el("td", r.played ? (r.ok ? "✓" : "✗") : "", "mark");
+    if (r.played) mark.append(el("span", " " + (r.ok ? W("row_ok") : (r.mark || W("row_bad"))), "sr"));
     if (r.played && !r.ok) mark.title = r.mark;
     tr.append(mark);
-    if (r.played) tr.addEventListener("click", () => startEdit(r.number));
+    if (r.played) {  // a played row opens for correction: by a tap, or by Enter where it has the focus
+      tr.tabIndex = 0;
+      tr.setAttribute("aria-label", fill(W("edit"), {number: r.number, game: r.game}));
+      tr.addEventListener("click", () => startEdit(r.number));
+      tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter") startEdit(r.number); });
+    }
     t.append(tr);
   }
   for (const row of S.totals) {
@@ -487,6 +502,7 @@ function renderNames() {
     inp.type = "text";
     inp.maxLength = 40;
     inp.value = old[i] !== undefined ? old[i] : (S && S.players && S.players[i]) || "";
+    inp.setAttribute("aria-label", W("player") + " " + (i + 1));
     const line = el("label", null, "cell");
     line.append(el("span", String(i + 1), "name"), inp);
     inp.style.width = "70%";
@@ -586,6 +602,7 @@ async function readPhoto() {
     inp.type = "text";
     inp.maxLength = 40;
     inp.value = known.length === data.players ? known[i] : "";
+    inp.setAttribute("aria-label", W("player") + " " + (i + 1));
     const line = el("label", null, "cell");
     line.append(el("span", String(i + 1), "name"), inp);
     names.append(line);
