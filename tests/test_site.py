@@ -710,3 +710,56 @@ def test_an_evening_walked_by_roles_and_names_as_a_screen_reader_does(base):
         page.get_by_role("table").first.wait_for()
         ctx.close()
     assert not errors
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 120 MB file system of its own for a browser profile (a tmpfs: needs root, as CI has)."""
+    import subprocess
+
+    folder = tmp_path / "small"
+    folder.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=120m", "tmpfs", str(folder)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip("a tmpfs cannot be mounted here (not root)")
+    yield folder
+    subprocess.run(["umount", "-l", str(folder)], check=False)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def test_a_full_phone_says_so_and_loses_no_game(base, small_disk):
+    """A real full disk under the browser's profile: the deal is refused with the sentence, and the
+    game is there as it was once space is freed, though Chromium empties the origin's IndexedDB
+    when a write fails for want of space (the games come back from their copy in localStorage)."""
+    import shutil
+
+    from playwright.sync_api import sync_playwright
+
+    errors: list[str] = []
+    with sync_playwright() as p:
+        ctx = p.chromium.launch_persistent_context(
+            str(small_disk / "profile"), executable_path=CHROMIUM, bypass_csp=True, **PHONE,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(base + "/")
+        _ready(page)
+        _new_blank_4(page)
+        _deal(page, ROWS_OF_BLANK_4[0])
+        before = page.evaluate("async () => (await KS_TRANSPORT.record()).text")
+        filler = small_disk / "filler"
+        with filler.open("wb") as f, contextlib.suppress(OSError):  # the phone's storage full, to the last page
+            f.write(b"\0" * max(0, shutil.disk_usage(small_disk).free - 4096))
+        _deal(page, ROWS_OF_BLANK_4[1], expect_ok=False)
+        assert "закончилось: ничего не сохранено" in page.inner_text("#error")
+        assert page.evaluate("S.deals") == 1
+        filler.unlink()
+        page.reload()
+        _ready(page)
+        page.wait_for_function("S?.ok === true")
+        assert page.evaluate("S.deals") == 1
+        assert page.evaluate("async () => (await KS_TRANSPORT.record()).text") == before
+        _deal(page, ROWS_OF_BLANK_4[1])
+        ctx.close()
+    assert not errors

@@ -19,10 +19,28 @@
     });
   }
   let opened = null;
-  async function tx(mode, work) {
+  // A full disk makes the browser close the database (seen in Chromium: "IO error …
+  // FILE_ERROR_NO_SPACE", then every transaction "the database connection is closing"): it is
+  // opened again for the next request, so that the phone goes on once space is freed.
+  function connect() {
+    opened = openDb().then((d) => { db = d; d.onclose = () => { db = null; }; },
+      (e) => { failed = String(e && e.message || e); }).then(() => db && restore().catch(() => {}));
+    return opened;
+  }
+  async function tx(mode, work, again = true) {
     await opened;
+    if (!db && again) await connect();
+    return run(mode, work, again);
+  }
+  function run(mode, work, again) {
+    let t;
+    try {
+      t = db.transaction(STORE, mode);
+    } catch (e) {
+      if (again && e && e.name === "InvalidStateError") { db = null; return connect().then(() => run(mode, work, false)); }
+      throw e;
+    }
     return new Promise((resolve, reject) => {
-      const t = db.transaction(STORE, mode);
       let out;
       t.oncomplete = () => resolve(out);
       t.onerror = () => reject(t.error);
@@ -33,8 +51,28 @@
   }
   const getAll = () => tx("readonly", (s) => s.getAll());
   const getOne = (id) => tx("readonly", (s) => s.get(id));
-  const putOne = (rec) => tx("readwrite", (s) => s.put(rec));
-  const delOne = (id) => tx("readwrite", (s) => s.delete(id));
+  // Every game is also kept, without its computed state, in localStorage: when a phone's disk
+  // fills, Chromium gives up the origin's IndexedDB and opens it again empty (seen here: every game
+  // gone after one refused write), while localStorage keeps what it held. A game missing from
+  // IndexedDB is put back from there when the database opens.
+  const MIRROR = "kingsheet-game-";
+  function mirror(rec) {
+    try {
+      const {state, ...kept} = rec;
+      void state;
+      localStorage.setItem(MIRROR + rec.id, JSON.stringify(kept));
+    } catch (e) { /* localStorage full: IndexedDB still holds the game */ }
+  }
+  async function restore() {  // (inside the opening: run, not tx, which waits for it)
+    const have = new Set((await run("readonly", (s) => s.getAll())).map((r) => r.id));
+    for (let k = 0; k < localStorage.length; k++) {
+      const key = localStorage.key(k);
+      if (!key || !key.startsWith(MIRROR) || have.has(key.slice(MIRROR.length))) continue;
+      try { await run("readwrite", (s) => s.put(JSON.parse(localStorage.getItem(key)))); } catch (e) { /* full still */ }
+    }
+  }
+  const putOne = async (rec) => { await tx("readwrite", (s) => s.put(rec)); mirror(rec); };
+  const delOne = async (id) => { await tx("readwrite", (s) => s.delete(id)); localStorage.removeItem(MIRROR + id); };
 
   function startWorker() {
     worker = new Worker("worker.js", {type: "module"});
@@ -102,8 +140,9 @@
         };
         return null;
       });
+      if (!moved) mirror(next);
     } catch (e) {
-      const full = e && (e.name === "QuotaExceededError" || /quota/i.test(String(e.message)));
+      const full = e && (e.name === "QuotaExceededError" || /quota|no_space|no space|disk/i.test(String(e.message)));
       return {ok: false, error: full ? word("storage_full") : String(e && e.message || e)};
     }
     if (moved) return {ok: false, conflict: true, error: word("changed_elsewhere")};
@@ -242,7 +281,7 @@
     },
   };
 
-  opened = openDb().then((d) => { db = d; }, (e) => { failed = String(e && e.message || e); });
+  connect();
   startWorker();
   if ("serviceWorker" in navigator && (location.protocol === "https:" || location.hostname === "localhost" ||
       location.hostname === "127.0.0.1")) {
