@@ -246,3 +246,22 @@ def test_the_rules_page_and_the_workbook_say_options_and_sources_in_the_readers_
     assert "настройка eralash: no (без Ералаша) | yes (с Ералашем)" in ru
     house = load_workbook(io.BytesIO(blank_xlsx(load_rules("classic-52"), lang="ru"))).worksheets[0]["A2"].value
     assert house == "classic-52 · 4 игрока · 10 сдач · мальчики — валеты и короли · последняя взятка одна"
+
+
+def test_the_languages_are_listed_once():
+    """kingsheet.core.i18n.LANGUAGES is the one list of the languages spoken: no other module lists
+    them again (a third language then needs its catalog, its number marks and nothing else)."""
+    import re
+    from pathlib import Path
+
+    import kingsheet
+
+    package = Path(kingsheet.__file__).parent
+    pair = re.compile(r"""["'](ru|en)["']\s*,\s*["'](ru|en)["']""")
+    listed = [f"{p.relative_to(package)}:{k}" for p in sorted(package.rglob("*.py")) if p.name != "i18n.py"
+              for k, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if pair.search(line)]
+    assert listed == []
+    from kingsheet.core.i18n import LANGUAGES
+    from kingsheet.core.money import NUMBER_MARKS
+
+    assert set(NUMBER_MARKS) == set(LANGUAGES)

@@ -15,7 +15,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from kingsheet.cli import helpwords
-from kingsheet.core.i18n import _, ngettext
+from kingsheet.core.i18n import LANGUAGES, _, ngettext
 from kingsheet.core.problems import InputError, Unusable, one_line
 
 # Imports of the library happen inside the commands: start-up stays close to typer's own.
@@ -331,7 +331,7 @@ def complete_games(incomplete: str) -> list[str]:
         from kingsheet.files.templates import load_rules
 
         rules = load_rules("blank-4")
-    names = [*rules.games, *(g.label(lang) for g in rules.games.values() for lang in ("ru", "en"))]
+    names = [*rules.games, *(g.label(lang) for g in rules.games.values() for lang in LANGUAGES)]
     return [n for n in dict.fromkeys(names) if n.casefold().startswith(incomplete.casefold())]
 
 

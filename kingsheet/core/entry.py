@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from kingsheet.core.game import GameFile, parse_taken
-from kingsheet.core.i18n import _
+from kingsheet.core.i18n import LANGUAGES, _
 from kingsheet.core.problems import InputError
 from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
@@ -107,7 +107,7 @@ def suggest_game(rules: Rules, typed: str) -> str | None:
     """The game label closest to a mistyped name («малчики» → «Мальчики»), or None."""
     import difflib
 
-    labels = {fold(g.label(lang)): g.label(lang) for g in rules.games.values() for lang in ("en", "ru")}
+    labels = {fold(g.label(lang)): g.label(lang) for g in rules.games.values() for lang in reversed(LANGUAGES)}  # Russian wins a tie
     labels.update({fold(gid): rules.games[gid].label() for gid in rules.games})
     close = difflib.get_close_matches(fold(typed).replace("-", ""), list(labels), n=1, cutoff=0.7)
     return labels[close[0]] if close else None

@@ -363,12 +363,17 @@ def fmt_amount(amount: Decimal, currency: str) -> str:
     return f"{local_number(text)} {CURRENCIES[currency][1]}"
 
 
+#: How each language writes a number: its thousands separator and its decimal mark.
+NUMBER_MARKS = {"ru": ("\u202f", ","), "en": (",", ".")}
+
+
 def local_number(text: str) -> str:
     """A number written the English way ("1,234.5") as the active language writes it: in Russian the
     decimal comma and a narrow space between thousands ("1 234,5")."""
-    if language() != "ru":
+    thousands, decimal = NUMBER_MARKS.get(language(), (",", "."))
+    if (thousands, decimal) == (",", "."):
         return text
-    return text.replace(",", "\u202f").replace(".", ",")
+    return text.replace(",", "\0").replace(".", decimal).replace("\0", thousands)
 
 
 def _signed_number(value: Decimal) -> str:

@@ -13,7 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.i18n import language
+from kingsheet.core.i18n import DEFAULT, language
 from kingsheet.core.problems import num as num_text
 from kingsheet.core.problems import one_line
 from kingsheet.core.record import EMPTY_MAP, Record
@@ -150,7 +150,7 @@ class Game(Record):
 
     def label(self, lang: str | None = None) -> str:
         """The game's name in ``lang`` (by default the language of the messages)."""
-        return self.labels.get(lang or language()) or self.labels["ru"]
+        return self.labels.get(lang or language()) or self.labels[DEFAULT]
 
     def points(self, taken: Mapping[str, int]) -> int:
         """Points of one player who took ``taken`` (category -> count) in this game."""

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.i18n import _
+from kingsheet.core.i18n import LANGUAGES, _
 from kingsheet.core.problems import first_hidden, one_line
 from kingsheet.core.rules import (
     MAX_CARD_SHARES,
@@ -143,9 +143,9 @@ def _notes(notes: Any, where: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
         return (value,) if isinstance(value, str) else tuple(str(n) for n in value) if isinstance(value, list) else ()
 
     if isinstance(notes, dict):
-        if set(notes) - {"ru", "en"}:
+        if set(notes) - set(LANGUAGES):
             raise RulesError(_("{where}: notes are a list, or notes.ru and notes.en lists").format(where=where))
-        return tuple((lang, listed(notes[lang])) for lang in ("ru", "en") if lang in notes)
+        return tuple((lang, listed(notes[lang])) for lang in LANGUAGES if lang in notes)
     return (("en", listed(notes)),) if listed(notes) else ()
 
 
@@ -441,7 +441,7 @@ def _labels(spec: Any, played: set[str], where: str, err: Callable[[str], None])
     for key, value in spec.items():
         if key not in played and not any(base(g) == key for g in played):
             err(_("{where}: labels.{key} names no game of this template ({played})").format(where=where, key=key, played=', '.join(sorted(played))))
-        elif not isinstance(value, dict) or not value or set(value) - {"ru", "en"} or \
+        elif not isinstance(value, dict) or not value or set(value) - set(LANGUAGES) or \
                 not all(isinstance(v, str) and v.strip() for v in value.values()):
             err(_('{where}: labels.{key} must be {{ ru = "…", en = "…" }}').format(where=where, key=key))
         else:

@@ -35,7 +35,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from kingsheet.core.i18n import N_, _, speaks
+from kingsheet.core.i18n import DEFAULT, N_, _, speaks
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.problems import num
 from kingsheet.core.rules import Order, Rules
@@ -404,7 +404,7 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
 
 
 def _header(rules: Rules, lang: str, title: str | None, date: str | None, scale: float) -> list[object]:
-    name = rules.template.name.get(lang) or rules.template.name.get("ru", rules.id)
+    name = rules.template.name.get(lang) or rules.template.name.get(DEFAULT, rules.id)
     out: list[object] = [para(title or name, TITLE * scale, True)]
     if title:
         out.append(para(name, HEADING * scale))

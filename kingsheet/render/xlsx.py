@@ -27,7 +27,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from kingsheet.core.i18n import _, speaks
+from kingsheet.core.i18n import DEFAULT, _, speaks
 from kingsheet.core.money import CURRENCIES, Settlement, fmt_money
 from kingsheet.core.rules import Order, Rules
 from kingsheet.core.scoring import bid_row_total_formula, cell_sign, cell_step
@@ -130,7 +130,7 @@ def _sheet(wb: Workbook, rules: Rules, rows: list[SheetRow], names: Sequence[str
 def _header(ws: Worksheet, rules: Rules, cols: _Columns, names: Sequence[str], report: Report | None, lang: str,
             title: str | None, date: str | None) -> None:
     """Title, rules, date, and the column heads (the players' names unlocked on a blank)."""
-    name = rules.template.name.get(lang) or rules.template.name.get("ru", rules.id)
+    name = rules.template.name.get(lang) or rules.template.name.get(DEFAULT, rules.id)
     text_cell(ws, 1, 1, title or name, font=Font(size=14, bold=True))
     text_cell(ws, 2, 1, f"{rules.id} · {subtitle(rules, lang)}", font=Font(size=8, color="808080"))
     text_cell(ws, 3, 1, f"{word('date', lang)}:")

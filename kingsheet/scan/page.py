@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from kingsheet.core.i18n import _
+from kingsheet.core.i18n import LANGUAGES, _
 from kingsheet.core.problems import InputError
 
 PX = 8.0  # pixels a millimetre on the straightened page
@@ -45,7 +45,7 @@ class Code:
 
 
 MAX_PLAYERS_IN_CODE = 64
-LANGS = ("ru", "en")
+LANGS = LANGUAGES
 _NUMBER = re.compile(r"[0-9]{1,3}")  # plain digits, few of them (never «²», never twenty of them)
 
 

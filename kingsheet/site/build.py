@@ -231,7 +231,7 @@ def page_html(lang: str) -> str:
     from kingsheet.table.actions import words
 
     both = {}
-    for each in ("ru", "en"):
+    for each in i18n.LANGUAGES:
         with i18n.speaking(each):
             both[each] = words(each)
     data = json.dumps(both, ensure_ascii=False).replace("</", "<\\/")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.i18n import _
+from kingsheet.core.i18n import LANGUAGES, _
 from kingsheet.core.problems import InputError, one_line
 from kingsheet.core.rules import Order, RulesError
 from kingsheet.core.vocabulary import fold
@@ -69,7 +69,7 @@ def infer_rules(labels: Sequence[str], players: int, totals: Sequence[int | None
             continue
         if rules.players != players or rules.order is not Order.FIXED:
             continue
-        seqs = [[fold(rules.games[g].label(lang)) for g in rules.slots] for lang in ("ru", "en")]
+        seqs = [[fold(rules.games[g].label(lang)) for g in rules.slots] for lang in LANGUAGES]
         seqs.append([fold(g) for g in rules.slots])
         if not wanted or not any(wanted == seq[: len(wanted)] for seq in seqs):
             continue
