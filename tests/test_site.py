@@ -645,6 +645,9 @@ def test_the_game_list_tells_games_apart_and_an_import_keeps_its_name(base, tmp_
         assert all("Аня, Боря, Вася, Галя" in c for c in cards)
         assert sum("king-split" in c and "ошибок: 2" in c for c in cards) == 2
         assert any("blank-4.toml" in c and "ошибок" not in c for c in cards)
+        from kingsheet.table.formats import IMPORTS
+
+        assert page.get_attribute("#file-in", "accept") == ",".join((".toml", *IMPORTS))  # .xlsm too
         ctx.close()
     assert not errors and not dialogs
 

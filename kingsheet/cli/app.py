@@ -1142,7 +1142,9 @@ def import_cmd(
     sheet = sheets[0]
     if len(sheets) > 1:
         fail(_("{sheet}: one sheet at a time (several files are read only as a game's codes)").format(sheet=sheets[1]))
-    if sheet.suffix.lower() not in (".xlsx", ".xlsm", ".csv"):
+    from kingsheet.table.formats import IMPORTS
+
+    if sheet.suffix.lower() not in IMPORTS:
         fail(_("{sheet}: import reads .xlsx or .csv sheets, or pictures of game codes").format(sheet=sheet))
     try:
         game = load_any(sheet, rules_id)

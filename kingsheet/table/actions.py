@@ -117,6 +117,7 @@ def words(lang: str) -> dict[str, str]:
     from kingsheet.core.i18n import in_language
     from kingsheet.core.vocabulary import COUNT_WORDS
     from kingsheet.render.labels import word
+    from kingsheet.table.formats import IMPORTS
 
     out = {
         "sheet": _("Sheet"), "money": _("Money"), "new": _("New game"), "deal": word("deal", lang),
@@ -176,6 +177,7 @@ def words(lang: str) -> dict[str, str]:
                           "or free space on the phone."),
         "file_out": _("Game file (.toml)"), "share": _("Share"), "print": _("Print"),
         "file_in": _("Open a game file or sheet (.toml, .xlsx, .csv)"),
+        "file_types": ",".join((".toml", *IMPORTS)),  # what the file picker offers: formats.IMPORTS
         "template_in": _("or a house template (.toml)"), "no_games": _("No games on this phone yet."),
         "deals_of": _("{deals} of {total} deals"),
         "problems_n": _("problems: {n}"), "row_ok": _("the row adds up"), "row_bad": _("the row has a mistake"), "reading_file": _("Reading {file}…"),

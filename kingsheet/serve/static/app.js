@@ -795,6 +795,7 @@ async function renderGames() {
   const games = await LOCAL.games();
   list.replaceChildren();
   $("file-in-label").textContent = W("file_in");
+  $("file-in").accept = W("file_types");
   if (games.length === 0) list.append(el("li", W("no_games"), "hint"));
   for (const g of games) {
     const li = el("li");
