@@ -615,7 +615,7 @@ def test_the_pages_words_are_there_before_python_starts(app_folder, tmp_path):
                 tabs = page.evaluate("[...document.querySelectorAll('.tab')].map((b) => b.textContent)")
                 assert tabs == first, tabs
                 shown = page.inner_text("body")
-                for key in ("no_games", "file_in", "loading", "sheet", "money", "new", "games", "table"):
+                for key in ("no_games", "file_in", "table_alone", "players_in_order", "template_in", "deals_of"):
                     assert key not in shown.split(), (key, shown[:300])
             ctx.close()
     finally:
@@ -766,3 +766,64 @@ def test_a_full_phone_says_so_and_loses_no_game(base, small_disk):
         _deal(page, ROWS_OF_BLANK_4[1])
         ctx.close()
     assert not errors
+
+
+HELD_WORKER = """// the test's stand-in: kingsheet's worker starts only once the test puts go.txt beside it
+const held = [];
+self.onmessage = (ev) => { held.push(ev.data); };
+(async () => {
+  while (!(await fetch("go.txt", {cache: "no-store"})).ok) await new Promise((r) => setTimeout(r, 100));
+  self.onmessage = null;
+  await import("./worker-real.js");
+  for (const data of held) self.onmessage({data});
+})();
+"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def test_a_first_visit_is_usable_before_python_has_started(app_folder, tmp_path):
+    """The new-game form has its rule systems from the built page, and a deal typed while Python
+    starts is taken, then checked and kept once it is up: held here until the test lets it start."""
+    import shutil
+
+    from kingsheet.site.serving import server
+
+    held = tmp_path / "app"
+    shutil.copytree(app_folder, held)
+    (held / "worker.js").rename(held / "worker-real.js")
+    (held / "worker.js").write_text(HELD_WORKER, encoding="utf-8")
+    httpd = server(held, free_port())
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    errors: list[str] = []
+    dialogs: list[str] = []
+    try:
+        with chromium() as browser:
+            ctx, page = _phone(browser, errors, dialogs)
+            page.goto(f"http://127.0.0.1:{httpd.server_port}/")
+            page.wait_for_selector("#view-new", state="visible")
+            page.wait_for_selector("#rules option[value='blank-4']", state="attached")
+            assert page.evaluate("KS_TRANSPORT.isReady()") is False
+            assert page.locator("#rules option").count() >= 20  # every rule system, before Python
+            page.select_option("#rules", "blank-4")
+            for i, name in enumerate(["Аня", "Боря", "Вася", "Галя"]):
+                page.locator("#names input").nth(i).fill(name)
+            page.click("#start")
+            (held / "go.txt").write_text("go", encoding="utf-8")
+            page.wait_for_function("S?.ok && S.deals === 0", timeout=90_000)
+
+            (held / "go.txt").unlink()  # the next start is held again: the stored sheet, the form open
+            page.reload()
+            page.wait_for_function("S?.ok && S.deals === 0 && S.waiting === true")
+            assert page.evaluate("KS_TRANSPORT.isReady()") is False
+            assert page.is_enabled("#save") and "kingsheet запустится" in page.inner_text("#notice")
+            for i, v in enumerate(ROWS_OF_BLANK_4[0]):
+                page.locator("#cells input").nth(i).fill(str(v))
+            page.click("#save")
+            (held / "go.txt").write_text("go", encoding="utf-8")
+            page.wait_for_function("S?.deals === 1", timeout=90_000)
+            assert "сдача 1 сохранена" in page.inner_text("#notice")
+            ctx.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert not errors and not dialogs

@@ -226,14 +226,16 @@ def page_html(lang: str) -> str:
     html = html.replace('<script src="/static/app.js?t={token}" defer></script>',
                         '<script src="site.js" defer></script>\n<script src="app.js" defer></script>\n'
                         '<script src="zxing/reader.js" defer></script>\n<script src="table.js" defer></script>')
-    # the page's words in both languages, there from the first paint (Python takes seconds to start)
+    # the page's words in every language, there from the first paint (Python takes seconds to start),
+    # and the rule systems of the new-game form: a first visit starts a game before Python is up
     from kingsheet.core import i18n
-    from kingsheet.table.actions import words
+    from kingsheet.table.actions import rule_systems, words
 
-    both = {}
+    both: dict[str, dict[str, object]] = {"words": {}, "rules": {}}
     for each in i18n.LANGUAGES:
         with i18n.speaking(each):
-            both[each] = words(each)
+            both["words"][each] = words(each)
+            both["rules"][each] = rule_systems(each)
     data = json.dumps(both, ensure_ascii=False).replace("</", "<\\/")
     html = html.replace("</head>", f'<script id="ks-words" type="application/json">{data}</script>\n</head>')
     if "{token}" in html or 'data-transport="worker"' not in html:

@@ -171,7 +171,7 @@ def words(lang: str) -> dict[str, str]:
         "games": _("Games"), "open": _("Open"), "delete": _("Delete"),
         "delete_confirm": _("Delete the game «{title}» from this phone? It cannot be brought back."),
         "new_confirm": _("Start a new game? «{title}» is not finished ({deals} deals played); it stays saved."),
-        "loading": _("Getting ready… the sheet is shown, the form waits for it."),
+        "loading": _("Getting ready… a deal typed now is checked as soon as kingsheet has started."),
         "ready_failed": _("kingsheet could not start on this phone: {error}"),
         "storage_full": _("The phone's storage for this app is full: nothing was saved. Delete old games, "
                           "or free space on the phone."),

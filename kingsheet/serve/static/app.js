@@ -16,6 +16,9 @@ let source = null;       // the live stream
 // A save refused because the sheet changed meanwhile (409): its sentence stays on this phone until the
 // person acts again, not wiped by the live stream's redraw a moment later (the other phone's deal).
 let told = "";
+// this phone's own deal on its way: a redraw asked meanwhile (another tab, Python just started) waits
+// for its answer, which redraws the sheet itself, so that it is never taken for another phone's deal
+let submitting = false, reloadAsked = false;
 // The token came in the printed address; it goes out in a header, never in a cookie (a cookie
 // reaches every port of the host). Only the stream and the downloads, which cannot add a header,
 // carry it in the address.
@@ -88,6 +91,7 @@ async function api(path, body) {
 }
 
 async function load() {
+  if (submitting) { reloadAsked = true; return; }
   const {status, data} = await api("/api/state");
   if (LOCAL && data.none) {  // the phone app with no game open: the list of games, or a new one
     S = data;
@@ -170,7 +174,7 @@ function render() {
   $("print").textContent = W("print");
   $("undo").textContent = W("undo");
   if (LOCAL) {  // Python starting: the stored sheet is shown, the form waits for it
-    $("save").disabled = !!S.waiting || !!S.failed;
+    $("save").disabled = !!S.failed;  // while Python starts, a deal is taken and checked once it is up
     if (S.waiting || S.failed) notice(S.failed || W("loading"));
     else if ($("notice").textContent === W("loading")) notice("");
   }
@@ -391,8 +395,10 @@ async function submit(ev) {
   told = "";
   const {body} = collect();
   $("save").disabled = true;
+  submitting = true;
   try {
     const {status, data} = await api(editing !== null ? "/api/edit" : "/api/deal", body);
+    submitting = false;
     if (data.ok) {
       notice(data.message);
       resetForm();
@@ -411,7 +417,9 @@ async function submit(ev) {
       if (S && S.complete) notice(data.error);  // the form is gone on a full sheet: said where it shows
     }
   } finally {
+    submitting = false;
     $("save").disabled = false;
+    if (reloadAsked) { reloadAsked = false; load(); }
   }
 }
 

@@ -7,6 +7,9 @@
 (() => {
   const DB = "kingsheet", STORE = "games", CURRENT = "kingsheet-current";
   let db = null, worker = null, ready = false, failed = null, next = 1;
+  let isUp;
+  const started = new Promise((resolve) => { isUp = resolve; });  // Python ready, or failed to start
+  const up = async () => { if (!ready && !failed) await started; return ready; };
   const waiting = new Map();
   const timings = {ready: null, how: null, snapshot: null, calls: []};
 
@@ -83,6 +86,7 @@
       if (m.ready !== undefined) {
         ready = m.ready;
         failed = m.ready ? null : m.error;
+        isUp();
         timings.ready = m.ms || null;
         timings.how = m.how || null;
         if (window.kingsheetReload) window.kingsheetReload();
@@ -94,7 +98,7 @@
       if (m.error) done.reject(new Error(m.error));
       else { timings.calls.push(m.ms); done.resolve(JSON.parse(m.response)); }
     };
-    worker.onerror = (ev) => { failed = ev.message || "worker"; if (window.kingsheetReload) window.kingsheetReload(); };
+    worker.onerror = (ev) => { failed = ev.message || "worker"; isUp(); if (window.kingsheetReload) window.kingsheetReload(); };
   }
   function python(request) {
     return new Promise((resolve, reject) => {
@@ -151,14 +155,15 @@
     return {ok: true, rec: next};
   }
 
-  // the page's words as the build wrote them into the page (both languages), until Python answers
+  // the page's words and rule systems as the build wrote them into the page, until Python answers
   const BUILT = (() => {
     try { return JSON.parse(document.getElementById("ks-words").textContent); } catch (e) { return {}; }
   })();
   const pageLang = () => localStorage.getItem("kingsheet-lang") || document.documentElement.lang || "ru";
-  let lastWords = JSON.parse(localStorage.getItem("kingsheet-words") || "null") || BUILT[pageLang()] || {};
+  const builtWords = BUILT.words || {}, builtRules = BUILT.rules || {};
+  let lastWords = JSON.parse(localStorage.getItem("kingsheet-words") || "null") || builtWords[pageLang()] || {};
   function word(key) { return lastWords[key] || key; }
-  function wordsIn(lang) { return BUILT[lang] || lastWords; }
+  function wordsIn(lang) { return builtWords[lang] || lastWords; }
   function remember(state) {
     if (state && state.words) { lastWords = state.words; localStorage.setItem("kingsheet-words", JSON.stringify(state.words)); }
   }
@@ -179,9 +184,9 @@
       return {status: 200, data: {...rec.state, words: wordsIn(lang), waiting: !failed,
         failed: failed ? word("ready_failed").replace("{error}", failed) : null}};
     }
-    if (!ready) {
-      return {status: 0, data: {ok: false, error: failed ? word("ready_failed").replace("{error}", failed) : word("loading")}};
-    }
+    if (!ready && op === "rules" && builtRules[lang]) return {status: 200, data: builtRules[lang]};
+    // anything else waits for Python: a deal typed on a first visit is checked once it has started
+    if (!(await up())) return {status: 0, data: {ok: false, error: word("ready_failed").replace("{error}", failed)}};
     if (op === "state" && !rec) {
       const answer = await python({op: "words", lang});
       remember(answer.data);
@@ -239,7 +244,7 @@
     async remove(id) { await delOne(id); if (currentId() === id) localStorage.removeItem(CURRENT); },
     // codes the camera read (table.js): a game handed over, or a phone's code to join its table
     async receive(texts, lang) {
-      if (!ready) return {ok: false, error: word("loading")};
+      if (!(await up())) return {ok: false, error: word("ready_failed").replace("{error}", failed)};
       const all = await getAll();
       const answer = await python({op: "receive", lang, body: {codes: texts},
         games: all.map((r) => ({id: r.id, file: r.file, text: r.text})), taken_names: all.map((r) => r.file)});
@@ -254,7 +259,7 @@
     // the table's game as the keeping phone sent it: kept in this phone's record of that table
     // (made the first time), the phone's own copy replaced; opened when nothing else is open
     async keep(game, table, lang) {
-      if (!ready) return {ok: false, error: word("loading")};
+      if (!(await up())) return {ok: false, error: word("ready_failed").replace("{error}", failed)};
       const all = await getAll();
       const rec = all.find((r) => r.table === table);
       if (rec && rec.text === game.text) return {ok: true, id: rec.id, same: true};
@@ -270,7 +275,7 @@
     async record(id) { return id ? await getOne(id) : await current(); },
     async mark(id, table) { const rec = await getOne(id); if (rec) await putOne({...rec, table}); },
     async bringIn(file, lang) {
-      if (!ready) return {ok: false, error: word("loading")};
+      if (!(await up())) return {ok: false, error: word("ready_failed").replace("{error}", failed)};
       const data = new Uint8Array(await file.arrayBuffer());
       let bin = "";
       for (let i = 0; i < data.length; i += 0x8000) bin += String.fromCharCode(...data.subarray(i, i + 0x8000));
