@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.i18n import _, ngettext
+from kingsheet.core.i18n import LANGUAGES, _, ngettext
 from kingsheet.core.problems import InputError, Unusable, num
 
 MAX_RULES_REF = 120  # a bundled id or a template file's name
@@ -177,7 +177,7 @@ def words(lang: str) -> dict[str, str]:
                           "or free space on the phone."),
         "file_out": _("Game file (.toml)"), "share": _("Share"), "print": _("Print"),
         "file_in": _("Open a game file or sheet (.toml, .xlsx, .csv)"),
-        "file_types": ",".join((".toml", *IMPORTS)),  # what the file picker offers: formats.IMPORTS
+        "file_types": ",".join((".toml", *IMPORTS)), "languages": ",".join(LANGUAGES),  # what the file picker offers: formats.IMPORTS
         "template_in": _("or a house template (.toml)"), "no_games": _("No games on this phone yet."),
         "deals_of": _("{deals} of {total} deals"),
         "problems_n": _("problems: {n}"), "row_ok": _("the row adds up"), "row_bad": _("the row has a mistake"), "reading_file": _("Reading {file}…"),

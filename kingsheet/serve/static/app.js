@@ -66,6 +66,10 @@ function el(tag, text, cls) {
 function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }
+// the languages the catalog speaks (kingsheet.core.i18n.LANGUAGES), as the words say: the button
+// offers the next one
+function languages() { const l = W("languages"); return l === "languages" ? ["ru", "en"] : l.split(","); }
+function nextLanguage() { const all = languages(); return all[(all.indexOf(lang) + 1) % all.length]; }
 function W(key) { return (S && S.words && S.words[key]) || key; }
 function url(path) { return path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(lang); }
 function tokenUrl(path) { return url(path) + "&t=" + encodeURIComponent(TOKEN); }
@@ -152,7 +156,7 @@ function render() {
   $("tab-sheet").textContent = W("sheet");
   $("tab-money").textContent = W("money");
   $("tab-new").textContent = W("new");
-  $("lang").textContent = lang === "ru" ? "EN" : "RU";
+  $("lang").textContent = nextLanguage().toUpperCase();
   $("lang").setAttribute("aria-label", W("language"));
   for (const b of document.querySelectorAll(".tab")) {
     b.classList.toggle("on", b.dataset.view === view);
@@ -880,7 +884,7 @@ function listen() {
 
 document.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => show(b.dataset.view));
-  $("lang").addEventListener("click", () => { lang = lang === "ru" ? "en" : "ru"; localStorage.setItem("kingsheet-lang", lang); formFor = null; notice(""); told = ""; $("error").hidden = true; load(); if (view === "new") loadRules(); });
+  $("lang").addEventListener("click", () => { lang = nextLanguage(); localStorage.setItem("kingsheet-lang", lang); formFor = null; notice(""); told = ""; $("error").hidden = true; load(); if (view === "new") loadRules(); });
   $("deal").addEventListener("submit", submit);
   $("game").addEventListener("change", () => { buildInputs(target()); renderForm(); });
   $("mode-points").addEventListener("click", () => { mode = "points"; buildInputs(target()); renderForm(); });

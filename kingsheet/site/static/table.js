@@ -231,12 +231,16 @@
   // phones of the table joined through a third)
   function attach(pc, dc, id, rank, role) {
     const p = {pc, dc, rank, open: false, role};
-    dc.onopen = () => {
+    const opened = () => {
+      if (p.open) return;
       p.open = true;
       if (role === "joiner") send(p, {t: "hello", id: live.me});
       if (role === "link") send(p, {t: "hi", id: live.me, rank: live.rank});
       renderTable();
     };
+    dc.onopen = opened;
+    // a channel the other phone opened may be open already when it is announced (a busy phone)
+    if (dc.readyState === "open") queueMicrotask(opened);
     dc.onmessage = (ev) => {
       if (typeof ev.data !== "string" || ev.data.length > MOST_MESSAGE) return;
       let msg;
@@ -322,7 +326,8 @@
     const {data} = await T.call("/app/signal", {kind: "answer", session: signal.session, sdp: pc.localDescription.sdp}, lang);
     if (!data.ok) { fail(data.error); return; }
     showCodes(data.codes, W("answer_hint"));
-    setTimeout(() => { if (pc.connectionState !== "connected" && !live.key) { try { pc.close(); } catch (e) { /* closed */ } fail(W("rtc_failed")); } }, 60000);
+    // not at the table a minute later (no link, or linked but never welcomed): said, so the phones try again
+    setTimeout(() => { if (!live.key) { try { pc.close(); } catch (e) { /* closed */ } fail(W("rtc_failed")); } }, 60000);
   }
 
   function fail(text) {
@@ -406,7 +411,7 @@
     if (t === "write") {  // a deal from a phone of the table: kept here if this phone keeps the game
       if (!amKeeper()) { send(p, {t: "result", rid: msg.rid, status: 0, data: {ok: false, error: W("no_answer")}}); return; }
       live.queue = live.queue.then(async () => {
-        const r = await plain(String(msg.path), msg.body || {}, msg.lang === "en" ? "en" : "ru", {id: live.gameId});
+        const r = await plain(String(msg.path), msg.body || {}, languages().includes(msg.lang) ? msg.lang : languages()[0], {id: live.gameId});
         const game = await tableGame();
         send(p, {t: "result", rid: msg.rid, status: r.status, data: r.data, game});
         if (r.status === 200 && r.data && r.data.ok) {
@@ -533,7 +538,8 @@
     render: renderTable,
     leave: () => { stopCamera(); stopShowing(); },  // the tab left: the camera off
     state: () => ({key: live.key, me: live.me, keeper: keeperId(), phones: openPeers().length + (live.key ? 1 : 0),
-      game: live.gameId}),
+      game: live.gameId, invites: live.invites.size, camera: !!camera,
+      links: [...live.peers.values()].map((p) => [p.id || "?", p.role, p.open, p.pc ? p.pc.connectionState : "-"])}),
   };
 
   document.addEventListener("DOMContentLoaded", () => {
