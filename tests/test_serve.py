@@ -407,7 +407,7 @@ def test_the_club_tab_adds_up_the_games_folder(client, game, tmp_path):
     got = client.get("/api/club").json()
     assert got["ok"] is True
     assert [row[1] for row in got["standings"]] == ["Боря", "Галя", "Вася", "Аня"]
-    assert got["ledgers"][0]["transfers"][0] == ["Аня", "Боря", "64 ₽"]
+    assert got["ledgers"][0]["transfers"][0][:3] == ["Аня", "Боря", "64 ₽"]
     assert any(line.startswith("torn.toml") for line in got["not_counted"])
     assert any("in progress" in line for line in got["not_counted"])  # the game being played
     assert client.get("/api/club?lang=ru").json()["standings"][0][4] == "+74 ₽"
@@ -416,3 +416,38 @@ def test_the_club_tab_adds_up_the_games_folder(client, game, tmp_path):
     assert [row[5] for row in ru["standings"]][0].endswith("*") and "," in ru["standings"][0][5]
     assert ru["rating_note"].startswith("* предварительный")
     assert client.get("/api/state?lang=ru").json()["words"]["rating"] == "рейтинг"
+
+
+def test_a_payment_from_the_phone_page_goes_into_the_folders_club_file_as_club_paid_writes_it(client, game):
+    """/api/club/paid and /api/club/player: the payment is recorded in club.toml beside the games
+    (the file `kingsheet club paid` writes), the ledger answered is the one after it, a payment the
+    club cannot take is one sentence that leaves the file as it was, and nothing without the token."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from kingsheet.cli.app import app
+
+    shutil.copy(ROOT / "examples" / "blank-4.toml", game.parent / "friday-before.toml")
+    status, got = post(client, "club/paid", **{"from": "Аня", "to": "Боря", "amount": "14", "date": "2026-11-30"})
+    assert status == 200, got
+    assert got["message"] == "recorded: Аня → Боря 14 ₽ (2026-11-30)"
+    club_file = game.parent / "club.toml"
+    assert "[[paid]]" in club_file.read_text(encoding="utf-8")
+    out = CliRunner().invoke(app, ["club", "ledger", "--dir", str(game.parent), "--json"])
+    cli = json.loads(out.stdout)["ledgers"][0]
+    assert [t[:2] + [t[3]] for t in got["ledgers"][0]["transfers"]] == [[t["from"], t["to"], t["amount"]]
+                                                                        for t in cli["transfers"]]
+    assert got["payments"] == [["2026-11-30", "Аня", "Боря", "14 ₽"]]
+    before = club_file.read_bytes()
+    for body in ({"from": "Аня", "to": "Аня", "amount": "5"}, {"from": "Аня", "to": "Зоя", "amount": "5"},
+                 {"from": "Аня", "to": "Боря", "amount": "0"}, {"from": ["Аня"], "to": "Боря", "amount": "5"}):
+        status, said = post(client, "club/paid", **body)
+        assert status == 400 and said["ok"] is False and said["error"] and "\n" not in said["error"], (body, said)
+    assert club_file.read_bytes() == before
+    status, figures = post(client, "club/player", player="бор")
+    assert status == 200 and figures["heading"].startswith("Боря")
+    assert post(client, "club/player", player="Зоя")[0] == 400
+    stranger = TestClient(make_app(game, TOKEN, "en"), base_url="http://127.0.0.1:8765")
+    assert stranger.post("/api/club/paid", json={"from": "Аня", "to": "Боря", "amount": "1"}).status_code == 403
+    assert club_file.read_bytes() == before

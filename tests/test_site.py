@@ -400,21 +400,102 @@ def test_every_tab_of_the_bridge_runs_from_the_apps_own_zip_alone(app_folder, tm
     assert r.stdout.startswith("ok") and "kingsheet.club.rating" in r.stdout
 
 
+def _import_evenings(page, folder: Path, days) -> list[Path]:
+    """The bundled evening, once per day, opened on the phone from files as a user does."""
+    example = (ROOT / "examples" / "blank-4.toml").read_text(encoding="utf-8")
+    paths = []
+    page.click("#tab-games")
+    for k, day in enumerate(days):
+        path = folder / f"evening-{k}.toml"
+        path.write_text(example.replace("2026-11-27", day), encoding="utf-8")
+        paths.append(path)
+        page.set_input_files("#file-in", str(path))
+        page.wait_for_function("S?.deals === 12")
+        page.click("#tab-games")
+        deadline = time.monotonic() + 30
+        while page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") != k + 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    return paths
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def test_the_club_tab_draws_the_money_opens_a_player_and_records_a_payment_as_the_cli_does(base, tmp_path, shots):
+    """The club on the phone as built, at 390 px, in both languages: each player's money over the
+    evenings drawn within the screen, a player's own figures on a tap (those of `kingsheet club
+    player`), a transfer marked paid through the form, and the ledger after it the one `kingsheet
+    club ledger` gives for the same games with the club.toml the phone keeps."""
+    from typer.testing import CliRunner
+
+    from kingsheet.cli.app import app
+
+    folder = tmp_path / "club"
+    folder.mkdir()
+    with _opened_app(base) as page:
+        _import_evenings(page, folder, ("2026-11-27", "2026-11-28"))
+        page.click("#tab-club")
+        page.wait_for_selector("#club figure.chart svg polyline")
+        lines = page.locator("#club figure.chart polyline")
+        assert lines.count() == 4
+        chart = page.locator("#club figure.chart svg").bounding_box()
+        assert chart and chart["x"] >= 0 and chart["x"] + chart["width"] <= 390.5, chart
+        legend = page.inner_text("#club figure.chart .legend")
+        assert "Боря: +148 ₽" in legend, legend
+        page.screenshot(path=str(shots / "club-ru.png"), full_page=True)
+
+        page.locator("#club button.link", has_text="Боря").click()
+        page.wait_for_selector("#club-player h3")
+        assert page.inner_text("#club-player h3").startswith("Боря (")
+        out = CliRunner().invoke(app, ["club", "player", "Боря", "--dir", str(folder), "--lang", "ru"])
+        assert out.exit_code == 0, out.output
+        said = page.locator("#club-player p").first.inner_text()
+        assert said and said in out.stdout, (said, out.stdout)
+        assert page.locator("#club-player table").count() >= 1
+        for cell in page.locator("#club-player td").all_inner_texts():
+            assert cell in out.stdout, (cell, out.stdout)
+
+        before = page.inner_text("#club")
+        page.locator("#club button", has_text="Оплачено").first.click()
+        payer, payee = page.input_value("#pay-from"), page.input_value("#pay-to")
+        page.fill("#pay-amount", "50")
+        page.fill("#pay-date", "2026-11-29")
+        page.click("#pay-form button[type=submit]")
+        page.wait_for_function("document.getElementById('pay-said')?.textContent.startsWith('записано')")
+        assert page.inner_text("#pay-said") == f"записано: {payer} → {payee} 50 ₽ (2026-11-29)"
+        assert page.inner_text("#club") != before
+        paid = page.locator("#club table").last.inner_text()
+        assert "2026-11-29" in paid and f"{payer} → {payee}" in paid and "50 ₽" in paid
+        club_text = page.evaluate("localStorage.getItem('kingsheet-club')")
+        assert "[[paid]]" in club_text
+        (folder / "club.toml").write_text(club_text, encoding="utf-8")
+        out = CliRunner().invoke(app, ["club", "ledger", "--dir", str(folder), "--json"])
+        assert out.exit_code == 0, out.output
+        led = json.loads(out.stdout)["ledgers"][0]
+        shown = page.evaluate("""[...document.querySelectorAll('#club table')].map((t) => t.innerText)""")
+        for transfer in led["transfers"]:
+            assert any(transfer["from"] + " → " + transfer["to"] in t for t in shown), (transfer, shown)
+        # a payment the club cannot take: one sentence, the form keeps what was typed, nothing stored
+        page.select_option("#pay-to", payer)
+        page.fill("#pay-amount", "7")
+        page.click("#pay-form button[type=submit]")
+        page.wait_for_selector("#pay-said.error")
+        assert page.input_value("#pay-amount") == "7"
+        assert page.evaluate("localStorage.getItem('kingsheet-club')") == club_text
+        assert "\n" not in page.inner_text("#pay-said").strip()
+
+        page.click("#lang")
+        page.wait_for_function("document.getElementById('tab-money').textContent === 'Money'")
+        page.click("#tab-club")
+        page.wait_for_function("document.querySelector('#club figcaption')?.textContent.startsWith('Money')")
+        assert "Payments" in page.inner_text("#club") or "payments" in page.inner_text("#club")
+        assert page.locator("#club button", has_text="Paid").count() >= 1
+        page.screenshot(path=str(shots / "club-en.png"), full_page=True)
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
 def test_the_club_tab_of_the_built_app_shows_its_players_and_their_ratings(base, tmp_path):
-    example = (ROOT / "examples" / "blank-4.toml").read_text(encoding="utf-8")
     with _opened_app(base) as page:
-        page.click("#tab-games")
-        for k, day in enumerate(("2026-11-27", "2026-11-28")):
-            path = tmp_path / f"evening-{k}.toml"
-            path.write_text(example.replace("2026-11-27", day), encoding="utf-8")
-            page.set_input_files("#file-in", str(path))
-            page.wait_for_function("S?.deals === 12")
-            page.click("#tab-games")
-            deadline = time.monotonic() + 30
-            while page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") != k + 1:
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
+        _import_evenings(page, tmp_path, ("2026-11-27", "2026-11-28"))
         page.click("#tab-club")
         page.wait_for_selector("#club table td.rating")
         rows = page.locator("#club table").first.locator("tr")

@@ -161,6 +161,67 @@ def test_the_club_of_the_phone_is_every_game_on_it():
     assert any("не закончена" in line for line in club["not_counted"])
 
 
+def _two_evenings():
+    text = (ROOT / "examples" / "blank-4.toml").read_text(encoding="utf-8")
+    return [{"file": "a.toml", "text": text}, {"file": "b.toml", "text": text.replace("2026-11-27", "2026-11-28")}]
+
+
+def test_a_payment_recorded_on_the_phone_is_taken_off_the_ledger_as_club_paid_does(tmp_path):
+    games = _two_evenings()
+    before = call(op="club", lang="ru", games=games)["data"]
+    assert before["name"] == "этот телефон" and before["players"] == sorted(PLAYERS)
+    assert before["payments"] == [] and len(before["chart"]["dates"]) == 3  # the start, then two evenings
+    owes, gets, amount = before["ledgers"][0]["transfers"][0][0], before["ledgers"][0]["transfers"][0][1], "50"
+    paid = call(op="club_paid", lang="ru", games=games, club="",
+                body={"from": owes, "to": gets, "amount": amount, "date": "2026-11-29", "currency": "RUB"})
+    assert paid["status"] == 200, paid
+    data = paid["data"]
+    assert data["message"] == f"записано: {owes} → {gets} 50 ₽ (2026-11-29)"
+    assert data["payments"] == [["2026-11-29", owes, gets, "50 ₽"]] and "[[paid]]" in data["club_text"]
+    again = call(op="club", lang="ru", games=games, club=data["club_text"])["data"]
+    assert again["ledgers"] == data["ledgers"] != before["ledgers"]
+    # the same games and club.toml on a computer: `kingsheet club ledger` and `player` say the same
+    folder = tmp_path / "club"
+    folder.mkdir()
+    for g in games:
+        (folder / g["file"]).write_text(g["text"], encoding="utf-8")
+    (folder / "club.toml").write_text(data["club_text"], encoding="utf-8")
+    out = CliRunner().invoke(app, ["club", "ledger", "--dir", str(folder), "--json"])
+    assert out.exit_code == 0, out.output
+    led = json.loads(out.stdout)["ledgers"][0]
+    from kingsheet.render.money import signed_amount
+
+    with __import__("kingsheet.core.i18n", fromlist=["speaking"]).speaking("ru"):
+        assert again["ledgers"][0]["balances"] == [[p, signed_amount(v, "RUB")] for p, v in led["balances"].items()]
+    assert [t[:2] + [t[3]] for t in again["ledgers"][0]["transfers"]] == [[t["from"], t["to"], t["amount"]]
+                                                                          for t in led["transfers"]]
+    figures = call(op="club_player", lang="ru", games=games, club=data["club_text"], body={"player": "бор"})["data"]
+    out = CliRunner().invoke(app, ["club", "player", "бор", "--dir", str(folder), "--lang", "ru"])
+    assert out.exit_code == 0, out.output
+    assert figures["heading"].startswith("Боря (") and figures["summary"] in out.stdout
+    for t in figures["tables"]:
+        for row in t["rows"]:
+            assert all(cell in out.stdout for cell in row)
+    for line in figures["lines"]:
+        assert line in out.stdout
+
+
+def test_a_payment_the_club_cannot_take_is_one_sentence_and_the_club_file_is_unchanged():
+    games = _two_evenings()
+    for body, said in (({"from": "Аня", "to": "Аня", "amount": "5"}, "от одного игрока другому"),
+                       ({"from": "Аня", "to": "Боря", "amount": "1e999999999"}, "сумма"),
+                       ({"from": "Аня", "to": "Зоя", "amount": "5"}, "Зоя"),
+                       ({"from": "Аня", "to": "Боря", "amount": "-5"}, "больше нуля"),
+                       ({"from": "Аня", "to": "Боря"}, "сколько"),
+                       ({"from": "Аня", "to": "Боря", "amount": "5", "date": "вчера"}, "--date")):
+        answer = call(op="club_paid", lang="ru", games=games, club="", body=body)
+        assert answer["status"] == 400, (body, answer)
+        assert said in answer["data"]["error"] and "club_text" not in answer["data"], (body, answer)
+        assert "непредвиденная" not in answer["data"]["error"]
+    unknown = call(op="club_player", lang="en", games=games, body={"player": "Зоя"})
+    assert unknown["status"] == 400 and "Зоя" in unknown["data"]["error"]
+
+
 # ---- the build's sources of Pyodide, and the try-it server ---------------------------------------
 
 @pytest.fixture(scope="module")

@@ -108,17 +108,18 @@ def ledger_text(data: dict[str, Any], lang: str = "ru") -> str:
 
 
 @speaks
-def player_text(data: dict[str, Any], lang: str = "ru") -> str:
-    lines = [f"{data['player']} ({data['club']}, {_period(data['period'])})",
-             ngettext("{n} evening, won {won}", "{n} evenings, won {won}", data["evenings"]).format(
-                 n=data["evenings"], won=data["won"])]
+def player_parts(data: dict[str, Any], lang: str = "ru") -> dict[str, Any]:
+    """A player's page in parts, each already in words: a heading, a summary line, a table per rule
+    system (game, deals, average, how often the worst fell to them), the lines of best and worst
+    evening, streak and rating, and the head-to-head table. The terminal lays them out as text,
+    the phone as tables (one wording for both)."""
+    tables = []
     for rules, games in data["games"].items():
-        lines.append("")
-        lines.append(rules)
-        rows = [[_("game"), _("deals"), _("average"), _("took the worst")]]
-        rows += [[g["label"], str(g["deals"]), _points(g["average"]),
-                  "—" if g["worst_share"] is None else f"{_points(g['worst_share'])} %"] for g in games]
-        lines.append(table(rows, right={1, 2, 3}))
+        rows = [[g["label"], str(g["deals"]), _points(g["average"]),
+                 "—" if g["worst_share"] is None else f"{_points(g['worst_share'])} %"] for g in games]
+        tables.append({"title": rules, "head": [_("game"), _("deals"), _("average"), _("took the worst")],
+                       "rows": rows})
+    lines = []
     for key, word in (("best", _("best evening")), ("worst", _("worst evening"))):
         e = data[key]
         if e:
@@ -132,12 +133,27 @@ def player_text(data: dict[str, Any], lang: str = "ru") -> str:
                               skill["evenings"]).format(
             rating=_points(skill["rating"]), mu=_points(skill["mu"]), sigma=_points(skill["sigma"]), n=skill["evenings"],
             provisional=", " + _("provisional") if skill["provisional"] else ""))
+    heads = None
     if data["head_to_head"]:
-        lines.append("")
-        rows = [[_("against"), _("evenings"), _("ahead"), _("behind"), _("even")]]
-        rows += [[h["player"], str(h["evenings"]), str(h["ahead"]), str(h["behind"]), str(h["even"])]
-                 for h in data["head_to_head"]]
-        lines.append(table(rows, right={1, 2, 3, 4}))
+        heads = {"title": "", "head": [_("against"), _("evenings"), _("ahead"), _("behind"), _("even")],
+                 "rows": [[h["player"], str(h["evenings"]), str(h["ahead"]), str(h["behind"]), str(h["even"])]
+                          for h in data["head_to_head"]]}
+    return {"player": data["player"], "heading": f"{data['player']} ({data['club']}, {_period(data['period'])})",
+            "summary": ngettext("{n} evening, won {won}", "{n} evenings, won {won}", data["evenings"]).format(
+                n=data["evenings"], won=data["won"]),
+            "tables": tables, "lines": lines, "head_to_head": heads}
+
+
+@speaks
+def player_text(data: dict[str, Any], lang: str = "ru") -> str:
+    parts = player_parts(data, lang)
+    lines = [parts["heading"], parts["summary"]]
+    for t in parts["tables"]:
+        lines += ["", t["title"], table([t["head"], *t["rows"]], right={1, 2, 3})]
+    lines += parts["lines"]
+    if parts["head_to_head"]:
+        t = parts["head_to_head"]
+        lines += ["", table([t["head"], *t["rows"]], right={1, 2, 3, 4})]
     return "\n".join(lines)
 
 

@@ -326,6 +326,8 @@ def make_app(path: Path, token: str, lang: str, hosts: Collection[str] = LOCAL_H
         Route("/api/money", endpoint(money)),
         Route("/api/rules", endpoint(rules_list)),
         Route("/api/club", endpoint(club)),
+        Route("/api/club/player", endpoint(club_player), methods=["POST"]),
+        Route("/api/club/paid", endpoint(club_paid), methods=["POST"]),
         Route(PHOTO_PATH, endpoint(post_photo), methods=["POST"]),
         Route("/api/photo/keep", endpoint(post_keep_photo), methods=["POST"]),
         Route("/api/photo/fill", endpoint(post_fill_photo), methods=["POST"]),
@@ -455,6 +457,18 @@ async def rules_list(request: Request, table: Table, lang: str) -> Response:
 async def club(request: Request, table: Table, lang: str) -> Response:
     """The club of the game's folder: its standings and ledger (kingsheet club)."""
     return _json(await _threaded(lang, lambda: actions.club(table.folder, lang)))
+
+
+async def club_player(request: Request, table: Table, lang: str) -> Response:
+    """One player's page of the club (kingsheet club player)."""
+    body = await _body(request)
+    return _json(await _threaded(lang, lambda: actions.club_player(table.folder, body, lang)))
+
+
+async def club_paid(request: Request, table: Table, lang: str) -> Response:
+    """A payment between evenings, recorded in the folder's club.toml (kingsheet club paid)."""
+    body = await _body(request)
+    return _json(await _threaded(lang, lambda: actions.club_paid(table.folder, body, lang)))
 
 
 async def download(request: Request, table: Table, lang: str) -> Response:

@@ -58,14 +58,8 @@ def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
     if op == "words":
         return {"status": 200, "data": {"ok": False, "none": True, "words": actions.words(lang), "lang": lang,
                                         "error": _("No games on this phone yet.")}}
-    if op == "club":
-        _lay_out(None, None)
-        for k, game in enumerate(request.get("games") or []):
-            if isinstance(game, dict) and isinstance(game.get("text"), str):
-                (FOLDER / f"game-{k:04d}.toml").write_text(game["text"], encoding="utf-8")
-                if isinstance(game.get("template"), dict):
-                    _write_template(game["template"])
-        return {"status": 200, "data": actions.club(FOLDER, lang)}
+    if op in ("club", "club_player", "club_paid"):  # every game on this phone is the club
+        return _club(op, request, body, lang)
     path = _lay_out(request.get("game"), request.get("taken_names"))
     if op == "receive":  # codes the camera read: a game handed over by another phone
         kept = [g for g in request.get("games") or [] if isinstance(g, dict)]
@@ -115,6 +109,39 @@ def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
         message = {"deal": actions.deal, "edit": actions.edit, "undo": actions.undo}[op](path, body)
         return _written(path, lang, message)
     raise Answer(404, _("no such page"))
+
+
+def _club(op: str, request: Mapping[str, Any], body: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The club of every game on the phone, with the phone's club.toml (its payments) if it has
+    one; a payment recorded comes back as the club file's new text, for the page to keep."""
+    from kingsheet.club.config import CLUB_FILE
+
+    _lay_out(None, None)
+    for k, game in enumerate(request.get("games") or []):
+        if isinstance(game, dict) and isinstance(game.get("text"), str):
+            file = str(game.get("file") or "")  # the name the phone shows, where it is a plain one
+            path = FOLDER / file if _SAFE.fullmatch(file) and file != CLUB_FILE else FOLDER / f"game-{k:04d}.toml"
+            if path.exists():
+                path = FOLDER / f"game-{k:04d}.toml"
+            path.write_text(game["text"], encoding="utf-8")
+            if isinstance(game.get("template"), dict):
+                _write_template(game["template"])
+    given = request.get("club")
+    club_file = FOLDER / CLUB_FILE
+    if isinstance(given, str) and given.strip():
+        club_file.write_text(given, encoding="utf-8")
+    if op == "club_player":
+        return {"status": 200, "data": actions.club_player(FOLDER, body, lang)}
+    if op == "club_paid":
+        if not club_file.exists():
+            club_file.write_text("", encoding="utf-8")  # no name of its own: the phone's club
+        data = actions.club_paid(FOLDER, body, lang)
+        data["club_text"] = club_file.read_text(encoding="utf-8")
+    else:
+        data = actions.club(FOLDER, lang)
+    if data.get("name") == FOLDER.name:
+        data["name"] = _("this phone")
+    return {"status": 200, "data": data}
 
 
 def warm() -> None:

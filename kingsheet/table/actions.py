@@ -147,6 +147,11 @@ def words(lang: str) -> dict[str, str]:
         "club": _("Club"), "standings": _("standings"), "who_owes": _("who owes whom"),
         "evenings": _("evenings"), "won": _("won"), "money_word": _("money"), "rating": _("rating"),
         "to_settle": _("to settle everything:"),
+        "club_player_hint": _("Tap a player's name for their figures."),
+        "money_over_time": _("Money over the evenings"), "record_payment": _("Record a payment"),
+        "paid_from": _("Who paid"), "paid_to": _("To whom"), "amount": _("Amount"), "currency": _("Currency"),
+        "paid_on": _("Date"), "paid_this": _("Paid"), "payments_recorded": _("payments recorded:"),
+        "club_file": _("Club file (club.toml)"),
         "photo_head": _("From a photo of the filled blank"), "photo_take": _("Photograph the blank"),
         "photo_hint": _("Each page of the filled blank, flat and whole, in good light. The photos are read "
                         "on the computer running kingsheet and are not kept."),
@@ -283,36 +288,101 @@ def export(path: Path, suffix: str, lang: str) -> tuple[bytes, str, str]:
 
 def club(folder: Path, lang: str) -> dict[str, Any]:
     """The club of the game's folder for the page: the standings and the ledger over every evening
-    in it, amounts written as the players read them, and the files that do not count."""
+    in it (the payments of club.toml taken off), the payments recorded, each player's money over
+    the evenings for the chart, amounts written as the players read them, and the files that do
+    not count. The same queries as `kingsheet club standings`, `ledger` and `report`."""
     import contextlib
     from decimal import Decimal
 
-    from kingsheet.club.config import load_club
-    from kingsheet.club.index import up_to_date
-    from kingsheet.club.queries import Period, files, ledger, standings
+    from kingsheet.club.queries import Period, files, history, ledger, standings
     from kingsheet.core.money import fmt_amount
     from kingsheet.render.club import files_text, provisional_note, rating_cell
     from kingsheet.render.money import signed_amount as signed
 
-    try:
-        c = load_club(folder)
-        conn, notices = up_to_date(folder, club=c)
-        with contextlib.closing(conn):
-            table, owed, listed = standings(conn, c, Period()), ledger(conn, c), files(conn)
-    except Unusable as exc:
-        raise Answer(400, str(exc)) from None
+    c, conn, notices = _club_of(folder)
+    with contextlib.closing(conn):
+        table, owed, listed = standings(conn, c, Period()), ledger(conn, c), files(conn)
+        story = history(conn, c, Period(), lang)
     main = table["currency"]
     return {"ok": True, "name": c.name,
             "standings": [[r["place"], r["player"], r["evenings"], r["won"],
                            ", ".join(signed(v, cur) for cur, v in r["money"].items()),
                            rating_cell(r["rating"], r["rating_provisional"])] for r in table["standings"]],
+            "players": sorted(r["player"] for r in table["standings"]),
             "rating_note": provisional_note(table["provisional_below"])
             if any(r["rating_provisional"] for r in table["standings"]) else "",
             "ledgers": [{"currency": led["currency"], "evenings": led["evenings"],
                          "balances": [[p, signed(v, led["currency"])] for p, v in led["balances"].items()],
-                         "transfers": [[t["from"], t["to"], fmt_amount(Decimal(t["amount"]), led["currency"])]
-                                       for t in led["transfers"]]} for led in owed["ledgers"]],
+                         "transfers": [[t["from"], t["to"], fmt_amount(Decimal(t["amount"]), led["currency"]),
+                                        t["amount"]] for t in led["transfers"]]} for led in owed["ledgers"]],
+            "payments": [[p["date"] or "", p["from"], p["to"], fmt_amount(Decimal(p["amount"]), p["currency"])]
+                         for p in owed["payments"]],
+            # each player's money added up evening by evening, in the main currency (the report's chart)
+            "chart": {"currency": main, "dates": story["dates"], "money": story["money"],
+                      "last": {p: signed(v[-1], main) for p, v in story["money"].items()}},
             "not_counted": notices + files_text(listed, lang), "currency": main}
+
+
+def _club_of(folder: Path) -> tuple[Any, Any, list[str]]:
+    """The club of ``folder`` with its index brought up to date; a club.toml that cannot be used
+    is one sentence (400)."""
+    from kingsheet.club.config import load_club
+    from kingsheet.club.index import up_to_date
+
+    try:
+        c = load_club(folder)
+        conn, notices = up_to_date(folder, club=c)
+    except Unusable as exc:
+        raise Answer(400, str(exc)) from None
+    return c, conn, notices
+
+
+def club_player(folder: Path, body: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """One player's page of the club, in words (`kingsheet club player NAME`)."""
+    import contextlib
+
+    from kingsheet.club.queries import Period, player
+    from kingsheet.render.club import player_parts
+
+    name = str(body.get("player") or "")[:MAX_NAME_TEXT]
+    c, conn, _notices = _club_of(folder)
+    with contextlib.closing(conn):
+        try:
+            data = player(conn, c, name, Period(), lang)
+        except Unusable as exc:
+            raise Answer(400, str(exc)) from None
+    return {"ok": True, **player_parts(data, lang)}
+
+
+def club_paid(folder: Path, body: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """A payment between evenings recorded in the folder's club.toml, by the rules of `kingsheet
+    club paid` (players of the club, above zero, a currency kingsheet knows), and the club as it
+    now is."""
+    import contextlib
+
+    from kingsheet.club.config import record_payment
+    from kingsheet.core.money import fmt_amount
+
+    fields = {k: body.get(k) for k in ("from", "to", "amount", "currency", "date")}
+    if not all(isinstance(fields[k], str) and fields[k].strip() for k in ("from", "to", "amount")):
+        raise Answer(400, _("a payment needs who paid, who was paid and how much"))
+    if any(v is not None and not isinstance(v, str) for v in fields.values()):
+        raise Answer(400, _("a payment needs who paid, who was paid and how much"))
+    c, conn, _notices = _club_of(folder)
+    with contextlib.closing(conn):
+        players = [row[0] for row in conn.execute("SELECT DISTINCT player FROM results")]
+    try:
+        pay = record_payment(c, str(fields["from"])[:MAX_NAME_TEXT], str(fields["to"])[:MAX_NAME_TEXT],
+                             str(fields["amount"])[:40], (fields["currency"] or "").strip() or None,
+                             (fields["date"] or "").strip()[:20] or None, players)
+    except Unusable as exc:
+        raise Answer(400, str(exc)) from None
+    said = _("recorded: {payer} → {payee} {amount} ({date})").format(
+        payer=pay.payer, payee=pay.payee, amount=fmt_amount(pay.amount, pay.currency), date=pay.date)
+    return {**club(folder, lang), "message": said}
+
+
+MAX_NAME_TEXT = 200  # a player's name as the page sends it, before it is matched
 
 
 # ---- writing ----------------------------------------------------------------------------------

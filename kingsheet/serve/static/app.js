@@ -768,11 +768,16 @@ async function fillFromPhoto() {
 
 // ---- the club: every evening of the game's folder (kingsheet club), or of this phone ----------
 
-async function loadClub() {
+async function loadClub(said) {
   const box = $("club");
   const {data} = await api("/api/club");
   box.replaceChildren();
   if (!data || !data.ok) { box.append(el("p", (data && data.error) || W("offline"), "error")); return; }
+  showClub(box, data, said);
+}
+
+function showClub(box, data, said) {
+  box.replaceChildren();
   box.append(el("h3", data.name + " · " + W("standings")));
   const t = el("table");
   const head = el("tr");
@@ -781,12 +786,22 @@ async function loadClub() {
   t.append(head);
   for (const [place, name, evenings, won, money, rating] of data.standings) {
     const tr = el("tr");
-    tr.append(el("td", place, "n"), el("td", name), el("td", evenings, "n"), el("td", won, "n"), el("td", money, "n"),
+    const who = el("td");
+    const open = el("button", name, "link");  // a player's own figures, below the standings
+    open.type = "button";
+    open.addEventListener("click", () => showPlayer(name));
+    who.append(open);
+    tr.append(el("td", place, "n"), who, el("td", evenings, "n"), el("td", won, "n"), el("td", money, "n"),
               el("td", rating, "n rating"));
     t.append(tr);
   }
   box.append(t);
   if (data.rating_note) box.append(el("p", data.rating_note, "hint"));
+  if (data.standings.length) box.append(el("p", W("club_player_hint"), "hint"));
+  const figures = el("div");
+  figures.id = "club-player";
+  box.append(figures);
+  if (data.chart && data.chart.dates.length > 2) box.append(moneyChart(data.chart));
   for (const led of data.ledgers) {
     box.append(el("h3", W("who_owes") + " (" + led.currency + ")"));
     const b = el("table");
@@ -795,9 +810,175 @@ async function loadClub() {
       tr.append(el("td", name), el("td", amount, "n"));
       b.append(tr);
     }
-    box.append(b, el("p", W("to_settle"), "hint"), payments(led.transfers));
+    box.append(b, el("p", W("to_settle"), "hint"), transfers(led));
+  }
+  if (data.players.length > 1) box.append(paymentForm(data, said));
+  if (data.payments.length) {
+    box.append(el("h3", W("payments_recorded")));
+    const p = el("table");
+    for (const [date, from, to, amount] of data.payments) {
+      const tr = el("tr");
+      tr.append(el("td", date), el("td", from + " → " + to), el("td", amount, "n"));
+      p.append(tr);
+    }
+    box.append(p);
+    if (LOCAL) {
+      const out = el("button", W("club_file"));
+      out.type = "button";
+      out.addEventListener("click", (ev) => fileOut(ev, "club"));
+      box.append(out);
+    }
   }
   for (const line of data.not_counted) box.append(el("p", line, "hint"));
+}
+
+// the ledger's transfers, each with a button that puts it in the payment form
+function transfers(led) {
+  const t = el("table");
+  if (led.transfers.length === 0) t.append(el("tr")), t.lastChild.append(el("td", W("nobody_owes")));
+  for (const [from, to, amount, plain] of led.transfers) {
+    const tr = el("tr");
+    const cell = el("td");
+    const take = el("button", W("paid_this"));
+    take.type = "button";
+    take.setAttribute("aria-label", W("paid_this") + ": " + from + " → " + to + " " + amount);
+    take.addEventListener("click", () => {
+      $("pay-from").value = from; $("pay-to").value = to; $("pay-amount").value = plain;
+      if ($("pay-currency")) $("pay-currency").value = led.currency;
+      $("pay-amount").focus();
+    });
+    cell.append(take);
+    tr.append(el("td", from + " → " + to), el("td", amount, "n"), cell);
+    t.append(tr);
+  }
+  return t;
+}
+
+function paymentForm(data, said) {
+  const form = el("form");
+  form.id = "pay-form";
+  form.append(el("h3", W("record_payment")));
+  const field = (label, input) => { const l = el("label", label); l.append(input); form.append(l); return input; };
+  const pick = (id) => {
+    const s = el("select");
+    s.id = id;
+    for (const name of data.players) { const o = el("option", name); o.value = name; s.append(o); }
+    return s;
+  };
+  const from = field(W("paid_from"), pick("pay-from"));
+  const to = field(W("paid_to"), pick("pay-to"));
+  if (data.players.length > 1) to.value = data.players[1];
+  const amount = el("input");
+  amount.id = "pay-amount";
+  amount.inputMode = "decimal";
+  amount.autocomplete = "off";
+  field(W("amount") + (data.ledgers.length > 1 ? "" : " (" + data.currency + ")"), amount);
+  if (data.ledgers.length > 1) {
+    const cur = el("select");
+    cur.id = "pay-currency";
+    for (const led of data.ledgers) { const o = el("option", led.currency); o.value = led.currency; cur.append(o); }
+    cur.value = data.currency;
+    field(W("currency"), cur);
+  }
+  const date = el("input");
+  date.id = "pay-date";
+  date.type = "date";
+  date.value = new Date().toISOString().slice(0, 10);
+  field(W("paid_on"), date);
+  const go = el("button", W("record_payment"));
+  go.type = "submit";
+  form.append(go);
+  const out = el("p", said || "", said ? "ok" : "hint");
+  out.id = "pay-said";
+  out.setAttribute("role", "status");
+  form.append(out);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    go.disabled = true;
+    try {
+      const body = {from: from.value, to: to.value, amount: amount.value, date: date.value,
+        currency: $("pay-currency") ? $("pay-currency").value : data.currency};
+      const {data: answer} = await api("/api/club/paid", body);
+      if (answer && answer.ok) { showClub($("club"), answer, answer.message); return; }
+      out.className = "error";
+      out.setAttribute("role", "alert");
+      out.textContent = (answer && answer.error) || W("offline");  // the form keeps what was typed
+    } finally { go.disabled = false; }
+  });
+  return form;
+}
+
+async function showPlayer(name) {
+  const box = $("club-player");
+  const {data} = await api("/api/club/player", {player: name});
+  box.replaceChildren();
+  if (!data || !data.ok) { box.append(el("p", (data && data.error) || W("offline"), "error")); return; }
+  box.append(el("h3", data.heading), el("p", data.summary));
+  const table = (part) => {
+    const t = el("table");
+    if (part.title) t.append(el("caption", part.title));
+    const head = el("tr");
+    part.head.forEach((h, k) => { const th = el("th", h, k ? "n" : ""); th.scope = "col"; head.append(th); });
+    t.append(head);
+    for (const row of part.rows) {
+      const tr = el("tr");
+      row.forEach((v, k) => tr.append(el("td", v, k ? "n" : "")));
+      t.append(tr);
+    }
+    return t;
+  };
+  for (const part of data.tables) box.append(table(part));
+  for (const line of data.lines) box.append(el("p", line));
+  if (data.head_to_head) box.append(table(data.head_to_head));
+  box.scrollIntoView({block: "start"});
+}
+
+// each player's money added up evening by evening, as lines: drawn as SVG from the numbers (names
+// are text nodes, never markup), with a legend that says each player's last amount in words
+const COLOURS = ["#1b6ac9", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#7f8c8d", "#b7950b"];
+function moneyChart(chart) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svgEl = (tag, attrs) => {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+    return e;
+  };
+  const wrap = el("figure", null, "chart");
+  const title = W("money_over_time") + " (" + chart.currency + ")";
+  const players = Object.keys(chart.money);
+  const values = players.flatMap((p) => chart.money[p].map(Number));
+  const top = Math.max(0, ...values), low = Math.min(0, ...values);
+  const W_ = 360, H = 180, L = 44, R = 8, T = 8, B = 22;
+  const n = chart.dates.length - 1;
+  const x = (k) => L + (W_ - L - R) * k / Math.max(1, n);
+  const y = (v) => T + (H - T - B) * (top === low ? 0.5 : (top - v) / (top - low));
+  const svg = svgEl("svg", {viewBox: `0 0 ${W_} ${H}`, width: "100%", role: "img"});
+  svg.setAttribute("aria-label", title);
+  svg.append(svgEl("line", {x1: L, x2: W_ - R, y1: y(0), y2: y(0), stroke: "#999", "stroke-width": 1}));
+  const label = (text, attrs) => { const t = svgEl("text", {"font-size": 11, fill: "#555", ...attrs}); t.textContent = text; svg.append(t); };
+  const number = (v) => (v < 0 ? "−" : v > 0 ? "+" : "") + Math.abs(Math.round(v));
+  label(number(top), {x: L - 4, y: y(top) + 4, "text-anchor": "end"});
+  if (low < 0) label(number(low), {x: L - 4, y: y(low) + 4, "text-anchor": "end"});
+  label("0", {x: L - 4, y: y(0) + 4, "text-anchor": "end"});
+  label(chart.dates[1] || "", {x: x(1), y: H - 6, "text-anchor": "start"});
+  if (n > 1) label(chart.dates[n] || "", {x: x(n), y: H - 6, "text-anchor": "end"});
+  const legend = el("ul", null, "legend");
+  players.forEach((p, k) => {
+    const colour = COLOURS[k % COLOURS.length];
+    const line = svgEl("polyline", {fill: "none", stroke: colour, "stroke-width": 2,
+      points: chart.money[p].map((v, i) => `${x(i).toFixed(1)},${y(Number(v)).toFixed(1)}`).join(" ")});
+    if (k >= COLOURS.length) line.setAttribute("stroke-dasharray", "5 3");
+    line.setAttribute("data-player", p);
+    svg.append(line);
+    const li = el("li");
+    const mark = el("span", "", "swatch");
+    mark.style.background = colour;
+    li.append(mark, el("span", p + ": " + chart.last[p]));
+    legend.append(li);
+  });
+  const caption = el("figcaption", title);
+  wrap.append(caption, svg, legend);
+  return wrap;
 }
 
 // ---- the phone app's own: its games, files out and in ----------------------------------------
@@ -907,6 +1088,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("share").addEventListener("click", () => LOCAL && LOCAL.share(lang));
   $("print").addEventListener("click", () => window.print());
   window.kingsheetReload = load;
+  window.kingsheetClubChanged = () => { if (view === "club") loadClub(); };
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") { if (!source || source.readyState === 2) listen(); load(); keepAwake(); }
   });

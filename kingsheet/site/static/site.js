@@ -121,6 +121,7 @@
   const channel = "BroadcastChannel" in window ? new BroadcastChannel("kingsheet-games") : null;
   if (channel) channel.onmessage = (ev) => {
     if (ev.data && ev.data.id === currentId() && window.kingsheetReload) window.kingsheetReload();
+    if (ev.data && ev.data.club && window.kingsheetClubChanged) window.kingsheetClubChanged();
   };
 
   // a new game's record: its own id, and when it was made
@@ -170,6 +171,7 @@
 
   const OPS = {"/api/state": "state", "/api/money": "money", "/api/rules": "rules", "/api/deal": "deal",
     "/api/edit": "edit", "/api/undo": "undo", "/api/new": "new", "/api/club": "club",
+    "/api/club/player": "club_player", "/api/club/paid": "club_paid",
     "/app/photo": "photo", "/app/photo/fill": "photo_fill",  // a sheet a computer read, brought back
     "/app/codes": "codes", "/app/signal": "signal"};  // the game as codes; a join code (table.js)
 
@@ -192,10 +194,7 @@
       remember(answer.data);
       return {status: 200, data: answer.data};
     }
-    if (op === "club") {  // every game on this phone is the club
-      const answer = await python({op, lang, games: (await getAll()).map(gameOf)});
-      return {status: answer.status, data: answer.data};
-    }
+    if (op.startsWith("club")) return club(op, body, lang);
     const answer = await python({op, lang, body: body || {}, game: op === "new" ? null : gameOf(rec),
       taken_names: op === "new" ? await takenNames() : []});
     if (op === "state") remember(answer.data);
@@ -205,6 +204,29 @@
       remember(answer.game.state);
     }
     return {status: answer.status, data: answer.data};
+  }
+
+  // Every game on this phone is the club; its club.toml (the payments recorded between evenings)
+  // is kept in localStorage. A payment is recorded under a lock shared by the phone's tabs, and
+  // only onto the club file it was computed from: a tab that recorded one meanwhile is not undone.
+  const CLUB = "kingsheet-club";
+  async function club(op, body, lang) {
+    const work = async () => {
+      const before = localStorage.getItem(CLUB) || "";
+      const answer = await python({op, lang, body: body || {}, club: before, games: (await getAll()).map(gameOf)});
+      if (op === "club_paid" && answer.status === 200 && typeof answer.data.club_text === "string") {
+        if ((localStorage.getItem(CLUB) || "") !== before) {
+          return {status: 409, data: {ok: false, error: word("changed_elsewhere")}};
+        }
+        try { localStorage.setItem(CLUB, answer.data.club_text); } catch (e) {
+          return {status: 507, data: {ok: false, error: word("storage_full")}};
+        }
+        if (channel) channel.postMessage({club: true});
+      }
+      return {status: answer.status, data: answer.data};
+    };
+    if (op === "club_paid" && navigator.locks) return navigator.locks.request(CLUB, work);
+    return work();
   }
 
   function save(name, blob) {
@@ -218,6 +240,7 @@
   }
 
   async function fileOf(kind, lang) {
+    if (kind === "club") return new File([localStorage.getItem(CLUB) || ""], "club.toml", {type: "application/toml"});
     const rec = await current();
     if (!rec) return null;
     if (kind === "toml") return new File([rec.text], rec.file, {type: "application/toml"});
