@@ -247,6 +247,61 @@ def test_an_evening_on_a_phone_alone_then_offline(base, shots, tmp_path):
         assert _kopecks(shown.split("\t")[-1]) == round(float(balance) * 100), (p, shown, balance)
 
 
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_each_format_goes_into_the_built_app_and_out_of_it_checking_and_settling_as_on_a_computer(
+        base, tmp_path, language):
+    """The bundled evening as a workbook and as a CSV (made by `kingsheet export`) opened on the
+    phone from files, in each language: the sheet's totals those of `kingsheet check`, the Money
+    tab's balances those of `kingsheet settle`; and the workbook and game file the phone gives
+    out check and settle the same on a computer."""
+    from typer.testing import CliRunner
+
+    from kingsheet.cli.app import app
+
+    example = ROOT / "examples" / "blank-4.toml"
+    run = CliRunner()
+    checked = json.loads(run.invoke(app, ["check", str(example), "--json"]).stdout)
+    totals = {p: str(t["total"]) for p, t in checked["totals"].items()}
+    balances = json.loads(run.invoke(app, ["settle", str(example), "--json"]).stdout)["balances"]
+    files = {}
+    for suffix in (".xlsx", ".csv"):
+        files[suffix] = tmp_path / f"evening{suffix}"
+        made = run.invoke(app, ["export", str(example), "-o", str(files[suffix]), "--lang", language])
+        assert made.exit_code == 0, made.output
+    out: dict[str, Path] = {}
+    with _opened_app(base) as page:
+        if language == "en":
+            page.click("#lang")
+            page.wait_for_function("document.getElementById('tab-money').textContent === 'Money'")
+        for k, (suffix, path) in enumerate(files.items(), 1):
+            page.click("#tab-games")
+            page.set_input_files("#file-in", str(path))
+            page.wait_for_function(f"S?.deals === 12 && KS_TRANSPORT.games().then((g) => g.length === {k})")
+            page.wait_for_function("S?.deals === 12")
+            shown = dict(zip(page.evaluate("S.players"), page.evaluate("S.totals[S.totals.length - 1]")[1:]))
+            assert {p: v.replace("−", "-") for p, v in shown.items()} == totals, (suffix, shown)
+            page.click("#tab-money")
+            page.wait_for_selector("#money table")
+            money = page.evaluate("[...document.querySelectorAll('#money table')][0].innerText")
+            for p, balance in balances.items():
+                line = next(row for row in money.splitlines() if row.startswith(p))
+                assert _kopecks(line.split("\t")[-1]) == round(float(balance) * 100), (suffix, line, balance)
+            page.click("#tab-sheet")
+            for kind in ("xlsx", "toml"):
+                with page.expect_download() as got:
+                    page.click(f"#{kind}")
+                out[suffix + kind] = tmp_path / f"out-{k}.{kind}"
+                got.value.save_as(out[suffix + kind])
+    for name, path in out.items():
+        again = run.invoke(app, ["check", str(path), "--json"])
+        assert again.exit_code == 0, (name, again.output)
+        assert {p: str(t["total"]) for p, t in json.loads(again.stdout)["totals"].items()} == totals, name
+        settled = run.invoke(app, ["settle", str(path), "--json"])
+        assert settled.exit_code == 0, (name, settled.output)
+        assert json.loads(settled.stdout)["balances"] == balances, name
+
 def _kopecks(text: str) -> int:
     """«+12,50 ₽» / «−3 ₽» as kopecks."""
     t = text.replace("−", "-").replace("₽", "").replace("\u00a0", "").replace(" ", "").replace(",", ".")

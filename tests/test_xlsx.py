@@ -206,6 +206,31 @@ def test_csv_round_trip_and_injection_guard(tmp_path):
     assert back.players == tuple(HOSTILE) and back.deals[0].note == "=HYPERLINK()"
 
 
+
+def test_the_csv_keeps_the_games_title_date_and_money_so_it_settles_at_its_own_stake(tmp_path, runner):
+    """An evening at 0,50 ₽ a point through CSV and back settles at 0,50 ₽, not at a stake the
+    game does not have; an unusable stake in the CSV is the game file's money problem."""
+    import json
+
+    from kingsheet.cli.app import app
+
+    for example in sorted(EXAMPLES.glob("*.toml")):
+        game = load_game(example)
+        path = tmp_path / f"{example.stem}.csv"
+        path.write_text(write_csv(game), encoding="utf-8")
+        back = read_csv(path)
+        assert (back.title, back.date, dict(back.money)) == (game.title, game.date, dict(game.money)), example
+    path = tmp_path / "blank-4.csv"
+    settled = runner.invoke(app, ["settle", str(path), "--json"])
+    assert json.loads(settled.stdout)["stake"] == "0.50" and json.loads(settled.stdout)["balances"]["Боря"] == "74"
+    text = path.read_text(encoding="utf-8").replace("money.stake=0.50", "money.stake=NaN")
+    bad = tmp_path / "bad.csv"
+    bad.write_text(text, encoding="utf-8")
+    refused = runner.invoke(app, ["settle", str(bad), "--lang", "en"])
+    assert refused.exit_code != 0 and "NaN" in refused.output and "Traceback" not in refused.output
+    checked = runner.invoke(app, ["check", str(bad), "--json"])
+    assert "money" in [p["code"] for p in json.loads(checked.stdout)["errors"]]
+
 def test_csv_fields_are_safe_under_either_delimiter_and_round_trip(tmp_path):
     """Every text field quoted and guarded: a semicolon reader (Excel in ru-RU) and a comma reader
     each find no cell that starts like a formula; a two-word first dealer comes back whole."""

@@ -1,10 +1,11 @@
 """CSV, for any other spreadsheet: one row per deal.
 
-    # kingsheet format=1 rules=blank-4 boys=jacks first_dealer=Аня
+    # kingsheet,"format=1","rules=blank-4","boys=jacks","first_dealer=Аня","title=Пятница у Ани","date=2026-11-27","money.stake=0.50","money.currency=RUB","money.method=pairwise"
     game,Аня,Боря,Вася,Галя,declarer,orderer,bid,buyer,price,contract,note
     tricks,-4,0,-8,-4,,,,,,,
 
-The comment line says which rules (or ``import --rules``); the columns after ``game`` up to
+The comment line says which rules (or ``import --rules``), the options, and the game's title,
+date and money (``money.stake``…, read as a game file's ``[money]``); the columns after ``game`` up to
 the first known extra (declarer, orderer, bid, …) are the players. Commas or semicolons.
 Text a spreadsheet would take for a formula (= + - @ first) is written with a leading
 apostrophe and read back without it.
@@ -18,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.game import GameFile, build_game
+from kingsheet.core.game import MONEY_KEYS, GameFile, build_game
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
 from kingsheet.core.vocabulary import fold
@@ -50,6 +51,10 @@ def write_csv(game: GameFile) -> str:
     meta = [("format", "1"), ("rules", game.rules_ref), *game.rules.options.items()]
     if game.first_dealer:
         meta.append(("first_dealer", game.first_dealer))
+    # the game's own header travels with its deals: a stake lost on the way would settle the
+    # evening at another one
+    meta += [(k, getattr(game, k)) for k in ("title", "date") if getattr(game, k)]
+    meta += [(f"money.{k}", game.money[k]) for k in MONEY_KEYS if game.money.get(k) is not None]
     buf.write(",".join(["# kingsheet", *(_quoted(f"{k}={v}") for k, v in meta)]) + "\n")
     writer = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)
     writer.writerow(["game", *(guard(p) for p in game.players), *EXTRAS, "forced", "confirm", "problems"])
@@ -151,7 +156,11 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
         from kingsheet.files.importers.common import infer_rules
 
         ref = infer_rules([d["game"] for d in deals], len(players))
-    skip = {"format", "rules", "first_dealer"}
-    options = {k: v for k, v in meta.items() if k not in skip}
+    skip = {"format", "rules", "first_dealer", "title", "date"}
+    options = {k: v for k, v in meta.items() if k not in skip and not k.startswith("money.")}
     data = game_data(ref, options, players, meta.get("first_dealer"), deals)
+    data.update({k: meta[k] for k in ("title", "date") if meta.get(k)})
+    money = {k[len("money."):]: v for k, v in meta.items() if k.startswith("money.")}
+    if money:
+        data["money"] = money  # checked as a game file's [money] is: unknown keys refused, bad stakes a problem
     return build_game(data, str(path), path, rules_beside(path.parent))

@@ -269,6 +269,12 @@ def read_xlsx(path: Path, rules_ref: str | None = None) -> GameFile:
     wb = _open(path)
     try:
         return _read(path, wb, rules_ref)
+    except InputError:
+        raise
+    except Exception:
+        # the streaming reader parses each sheet's XML only as its rows are read: damage there
+        # (a mismatched tag, a cell of no known type…) surfaces here, with any exception type
+        raise InputError(_("{path}: not a readable workbook (damaged, password-protected, or not XLSX)").format(path=path)) from None
     finally:
         wb.close()  # the streaming reader keeps the file open until then
 
