@@ -117,14 +117,14 @@ def test_help_is_in_the_chosen_language():
 def test_lang_works_before_the_command_too():
     """The README says --lang works on any command: before the command as well as after it."""
     top = _kingsheet("--lang", "en", "--help", lang="ru")
-    assert top.returncode == 0 and "scorekeeping for Кинг" in top.stdout and "Language: ru or en" in top.stdout
+    assert top.returncode == 0 and "scorekeeping for Кинг" in top.stdout and "Language: ru, en" in top.stdout
     check = _kingsheet("--lang", "en", "check", str(EXAMPLES / "blank-4.toml"), lang="ru")
     assert check.returncode == 0 and "all consistent" in check.stdout
     after = _kingsheet("--lang", "en", "check", str(EXAMPLES / "blank-4.toml"), "--lang", "ru", lang="en")
     assert "всё сходится" in after.stdout  # the option nearest the command's own words wins
     for command in ("settle", "scan"):
         res = _kingsheet(command, "--help", "--lang", "en", lang="ru")
-        assert "Language: ru or en" in res.stdout and "Язык" not in res.stdout, command
+        assert "Language: ru, en" in res.stdout and "Язык" not in res.stdout, command
 
 
 def test_help_names_values_in_words_not_python_types():
@@ -261,7 +261,94 @@ def test_the_languages_are_listed_once():
     listed = [f"{p.relative_to(package)}:{k}" for p in sorted(package.rglob("*.py")) if p.name != "i18n.py"
               for k, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if pair.search(line)]
     assert listed == []
-    from kingsheet.core.i18n import LANGUAGES
-    from kingsheet.core.money import NUMBER_MARKS
+    from kingsheet.core.i18n import LANGUAGES, speaking
+    from kingsheet.core.money import local_number, number_marks
 
-    assert set(NUMBER_MARKS) == set(LANGUAGES)
+    for lang in LANGUAGES:  # each language's number marks are its catalog's
+        with speaking(lang):
+            thousands, decimal = number_marks()
+            assert thousands != decimal and local_number("1,234.5") == f"1{thousands}234{decimal}5"
+    with speaking("ru"):
+        assert number_marks() == ("\u202f", ",")
+
+
+# A third language, from a fixture catalog (Esperanto; a handful of its words): what adding a
+# language takes is the catalog (its number marks included) and a label in each template.
+NUMBER_FORMAT = "number format: thousands separator after 1, decimal mark after 234"
+FIXTURE_EO = [(None, "all consistent", "ĉio kongruas"), ("game", "Tricks", "Prenoj"), ("game", "Hearts", "Koroj"),
+              ("sheet", "TOTAL", "SUMO"), (None, "Sheet", "Folio"), (None, "Money", "Mono"),
+              (NUMBER_FORMAT, "1,234.5", "1.234,5")]
+
+
+def _catalog_folder(folder: Path) -> Path:
+    from babel.messages.catalog import Catalog
+    from babel.messages.mofile import write_mo
+
+    cat = Catalog(locale="eo", domain="kingsheet")
+    for context, message, words in FIXTURE_EO:
+        cat.add(message, words, context=context)
+    mo = folder / "eo" / "LC_MESSAGES" / "kingsheet.mo"
+    mo.parent.mkdir(parents=True)
+    with mo.open("wb") as f:
+        write_mo(f, cat)
+    return folder
+
+
+def _in_eo(folder: Path, *args: str, cwd: Path | None = None, code: str | None = None) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KINGSHEET_LANG", "LC_", "LANG"))}
+    env["KINGSHEET_LOCALE_DIR"] = str(folder)
+    command = [sys.executable, "-c", code] if code else [sys.executable, "-m", "kingsheet.cli", *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
+
+
+def test_a_third_language_is_its_catalog_and_a_label_in_each_template(tmp_path):
+    import io
+    import json
+
+    from pypdf import PdfReader
+
+    folder = _catalog_folder(tmp_path / "locale")
+    # the CLI: its messages, its list of languages, its numbers
+    checked = _in_eo(folder, "check", str(EXAMPLES / "blank-4.toml"), "--lang", "eo")
+    assert checked.returncode == 0 and "ĉio kongruas" in checked.stdout, checked.stdout + checked.stderr
+    refused = _in_eo(folder, "rules", "--lang", "xx")
+    assert refused.returncode == 2 and "ru, en, eo" in refused.stderr, refused.stderr
+    money = _in_eo(folder, "settle", "--totals", "А=1001,Б=-1001", "--stake", "0.75", "--currency", "EUR",
+                   "--lang", "eo")
+    assert money.returncode == 0 and "1.501,5" in money.stdout, money.stdout + money.stderr
+    # a PDF of the evening: the game names and ИТОГО from the catalog
+    out = tmp_path / "evening.pdf"
+    made = _in_eo(folder, "export", str(EXAMPLES / "blank-4.toml"), "-o", str(out), "--lang", "eo")
+    assert made.returncode == 0, made.stderr
+    text = "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(out.read_bytes())).pages)
+    assert "Prenoj" in text and "Koroj" in text and "SUMO" in text and "Взятки" not in text, text[:400]
+    # a house template with its name in the third language: the blank prints it
+    house = tmp_path / "house.toml"
+    house.write_text((ROOT / "templates" / "blank-4.toml").read_text(encoding="utf-8").replace(
+        'en = "King for four (the blank)" }', 'en = "King for four (the blank)", eo = "Reĝo por kvar" }'),
+        encoding="utf-8")
+    blank = tmp_path / "blank.pdf"
+    made = _in_eo(folder, "blank", "--rules", str(house), "-o", str(blank), "--lang", "eo")
+    assert made.returncode == 0, made.stderr
+    assert "Reĝo por kvar" in "\n".join(p.extract_text() for p in PdfReader(io.BytesIO(blank.read_bytes())).pages)
+    # the phone page: its words and its list of languages
+    page = _in_eo(folder, code=f"""
+import json, shutil, sys
+sys.path.insert(0, {str(ROOT / "tests")!r})
+from pathlib import Path
+from serving import phone_client
+from kingsheet.serve.app import make_app
+game = Path({str(tmp_path / "g.toml")!r})
+shutil.copy({str(EXAMPLES / "blank-4.toml")!r}, game)
+c = phone_client(make_app(game, "a-token-of-the-test", "eo"), "a-token-of-the-test")
+state = c.get("/api/state?lang=eo").json()
+print(json.dumps({{"html": c.get("/").text[:400], "words": state["words"], "rows": state["rows"][0]}}))
+""")
+    assert page.returncode == 0, page.stderr
+    shown = json.loads(page.stdout)
+    assert 'lang="eo"' in shown["html"]
+    assert shown["words"]["sheet"] == "Folio" and shown["words"]["money"] == "Mono"
+    assert shown["words"]["languages"] == "ru,en,eo"
+    assert "Prenoj" in json.dumps(shown["rows"], ensure_ascii=False)

@@ -15,8 +15,8 @@ def run(*args: str, env: dict[str, str] | None = None, input: str | None = None)
 
 
 @pytest.mark.parametrize(("env", "words"), [
-    ({"KINGSHEET_LANG": "en"}, "'de' is not a language kingsheet speaks: ru or en"),
-    ({"KINGSHEET_LANG": "ru"}, "«de» — такого языка kingsheet не знает: ru или en"),
+    ({"KINGSHEET_LANG": "en"}, "'de' is not a language kingsheet speaks: ru, en"),
+    ({"KINGSHEET_LANG": "ru"}, "«de» — такого языка kingsheet не знает: ru, en"),
     ({"KINGSHEET_LANG": "", "LANG": "en_GB.UTF-8", "LC_ALL": "", "LANGUAGE": ""}, "'de' is not a language"),
 ])
 def test_an_unknown_lang_is_refused_in_the_language_the_rest_would_choose(env, words):

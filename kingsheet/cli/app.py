@@ -105,7 +105,8 @@ def _set_lang(value: str) -> str:
         if source == "--lang":  # the refusal in the language KINGSHEET_LANG or the locale gives
             with contextlib.suppress(i18n.UnknownLanguage):
                 i18n.use(i18n.choose(None))
-        text = _("'{value}' is not a language kingsheet speaks: ru or en").format(value=one_line(given, 20))
+        text = _("'{value}' is not a language kingsheet speaks: {languages}").format(
+            value=one_line(given, 20), languages=", ".join(LANGUAGES))
         if source == "--lang":
             raise typer.BadParameter(text) from None
         fail(f"{source}: {text}")
@@ -113,7 +114,7 @@ def _set_lang(value: str) -> str:
     return lang
 
 
-Lang = Annotated[str, typer.Option("--lang", help=_("Language: ru or en (default: KINGSHEET_LANG, then the locale)."),
+Lang = Annotated[str, typer.Option("--lang", help=_("Language: {languages} (default: KINGSHEET_LANG, then the locale).").format(languages=", ".join(LANGUAGES)),
                                    callback=_set_lang, is_eager=True, show_default=False)]
 
 
@@ -128,7 +129,7 @@ def _set_lang_before_command(value: str) -> str:
 
 @app.callback()
 def _everywhere(lang: Annotated[str, typer.Option(
-        "--lang", help=_("Language: ru or en (default: KINGSHEET_LANG, then the locale)."),
+        "--lang", help=_("Language: {languages} (default: KINGSHEET_LANG, then the locale).").format(languages=", ".join(LANGUAGES)),
         callback=_set_lang_before_command, is_eager=True, show_default=False)] = "") -> None:
     # --lang before the command too (kingsheet --lang en --help, kingsheet --lang en check …)
     pass

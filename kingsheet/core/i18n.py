@@ -16,10 +16,29 @@ from functools import cache, wraps
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-LANGUAGES = ("ru", "en")
 DEFAULT = "ru"  # the game's own language, when nothing says otherwise
+SOURCE = "en"  # the language the messages are written in: no catalog
 DOMAIN = "kingsheet"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+#: a folder of catalogs beside the package's own (``xx/LC_MESSAGES/kingsheet.mo``): a translation
+#: being written is tried with it before it goes into kingsheet/locale
+EXTRA_LOCALE = "KINGSHEET_LOCALE_DIR"
+
+
+def _catalog_dirs() -> tuple[Path, ...]:
+    extra = os.environ.get(EXTRA_LOCALE)
+    return (Path(extra), LOCALE_DIR) if extra else (LOCALE_DIR,)
+
+
+def _spoken() -> tuple[str, ...]:
+    """The languages kingsheet speaks: the game's own, English, then every other catalog found, in
+    the order of their codes. Adding a language is adding its catalog."""
+    found = {d.name for folder in _catalog_dirs() if folder.is_dir() for d in folder.iterdir()
+             if (d / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file()}
+    return (DEFAULT, SOURCE, *sorted(found - {DEFAULT, SOURCE}))
+
+
+LANGUAGES = _spoken()
 
 _active: ContextVar[str] = ContextVar("kingsheet_language", default=DEFAULT)
 
@@ -100,8 +119,11 @@ def language() -> str:
 
 @cache
 def catalog(lang: str) -> gettext.NullTranslations:
-    if lang == "en":
+    if lang == SOURCE:
         return gettext.NullTranslations()
+    for folder in _catalog_dirs():
+        if (folder / lang / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file():
+            return gettext.translation(DOMAIN, localedir=folder, languages=[lang])
     return gettext.translation(DOMAIN, localedir=LOCALE_DIR, languages=[lang])
 
 

@@ -14,7 +14,7 @@ from decimal import ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, Inexact, InvalidOpera
 from typing import Any
 
 from kingsheet.core.game import text_problem
-from kingsheet.core.i18n import _, language
+from kingsheet.core.i18n import _, pgettext
 from kingsheet.core.problems import InputError, one_line
 from kingsheet.core.record import Record
 from kingsheet.core.report import Report
@@ -363,14 +363,19 @@ def fmt_amount(amount: Decimal, currency: str) -> str:
     return f"{local_number(text)} {CURRENCIES[currency][1]}"
 
 
-#: How each language writes a number: its thousands separator and its decimal mark.
-NUMBER_MARKS = {"ru": ("\u202f", ","), "en": (",", ".")}
+def number_marks() -> tuple[str, str]:
+    """How the active language writes a number, its thousands separator and its decimal mark, read
+    from its catalog: the translation of the sample «1,234.5» (Russian «1 234,5», a narrow space)."""
+    sample = pgettext("number format: thousands separator after 1, decimal mark after 234", "1,234.5")
+    if len(sample) == 7 and sample[0] == "1" and sample[2:5] == "234" and sample[6] == "5" and sample[1] != sample[5]:
+        return sample[1], sample[5]
+    return ",", "."  # a catalog that gets the sample wrong: the source's marks, never a garbled number
 
 
 def local_number(text: str) -> str:
     """A number written the English way ("1,234.5") as the active language writes it: in Russian the
     decimal comma and a narrow space between thousands ("1 234,5")."""
-    thousands, decimal = NUMBER_MARKS.get(language(), (",", "."))
+    thousands, decimal = number_marks()
     if (thousands, decimal) == (",", "."):
         return text
     return text.replace(",", "\0").replace(".", decimal).replace("\0", thousands)
