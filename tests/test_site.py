@@ -278,12 +278,18 @@ def test_each_format_goes_into_the_built_app_and_out_of_it_checking_and_settling
         for k, (suffix, path) in enumerate(files.items(), 1):
             page.click("#tab-games")
             page.set_input_files("#file-in", str(path))
-            page.wait_for_function(f"S?.deals === 12 && KS_TRANSPORT.games().then((g) => g.length === {k})")
             page.wait_for_function("S?.deals === 12")
+            deadline = time.monotonic() + 30
+            while page.evaluate("KS_TRANSPORT.games().then((g) => g.length)") != k:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
             shown = dict(zip(page.evaluate("S.players"), page.evaluate("S.totals[S.totals.length - 1]")[1:]))
             assert {p: v.replace("−", "-") for p, v in shown.items()} == totals, (suffix, shown)
             page.click("#tab-money")
-            page.wait_for_selector("#money table")
+            # the money of this game drawn (the tab fetches it when shown): a line for each player
+            page.wait_for_function("""(names) => { const t = document.querySelector('#money table');
+                const lines = t ? t.innerText.split('\\n') : [];
+                return names.every((n) => lines.some((l) => l.startsWith(n + '\\t'))); }""", arg=list(balances))
             money = page.evaluate("[...document.querySelectorAll('#money table')][0].innerText")
             for p, balance in balances.items():
                 line = next(row for row in money.splitlines() if row.startswith(p))

@@ -559,10 +559,12 @@ def edit_cmd(
         gid = game.rules.find_game(game_name or (old.game if old else ""))
         if gid is None:
             fail(_("{id} has no game '{value}'").format(id=game.rules.id, value=game_name or (old.game if old else '')))
-        given = dict(declarer=declarer, contract=contract, bid=bid, buyer=buyer, price=price, orderer=orderer)
-        kept = {k: getattr(old, k) for k in given if old is not None and given[k] is None}
+        from kingsheet.core.game import kept_on_edit
+
+        given = dict(declarer=declarer, contract=contract, bid=bid, buyer=buyer, price=price, orderer=orderer,
+                     note=note)
         points = _with_sign(game, gid, points)
-        fields = _deal_fields(game, number, gid, points, taken, {**given, **kept, "note": note})
+        fields = _deal_fields(game, number, gid, points, taken, {**given, **kept_on_edit(old, given)})
         change = edit_deal(path, number, fields, force)
     except Refused as exc:
         _print_refused(path, exc)

@@ -27,7 +27,7 @@ from kingsheet.core.entry import (
     signed_points,
     suggest_game,
 )
-from kingsheet.core.game import Deal, GameFile, field_word
+from kingsheet.core.game import Deal, GameFile, field_word, kept_on_edit
 from kingsheet.core.i18n import _, ngettext
 from kingsheet.core.problems import InputError, Unusable, one_line
 from kingsheet.core.verify import Report, verify
@@ -258,9 +258,7 @@ def _edit(rest: str, path: Path, game: GameFile, echo: Callable[..., Any], lang:
         for note in notes:
             echo(note)
         typed = {extra_key(w.partition("=")[0]) for w in row.split() if "=" in w}
-        for key in ("declarer", "orderer", "contract", "bid", "buyer", "price"):
-            if getattr(old, key) is not None and key not in typed:
-                fields[key] = getattr(old, key)
+        fields.update(kept_on_edit(old, {k: fields.get(k) if k in typed else None for k in EXTRA_KEYS}))
         return edit_deal(path, int(number), fields)
 
     change = _saved(correct, echo, _("not changed"))

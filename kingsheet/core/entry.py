@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from kingsheet.core.game import GameFile, parse_taken
+from kingsheet.core.game import DEAL_EXTRAS, GameFile, field_word, parse_taken
+from kingsheet.core.game import EXTRA_KEYS as _EXTRA_KEYS
 from kingsheet.core.i18n import LANGUAGES, _
-from kingsheet.core.problems import InputError
+from kingsheet.core.problems import InputError, one_line
 from kingsheet.core.rules import Kind, Order, Rules
 from kingsheet.core.vocabulary import CATEGORY_ALIASES, fold
 
@@ -16,8 +17,8 @@ if TYPE_CHECKING:
     from kingsheet.core.report import Report
 
 
-#: What a deal may carry besides its cells, as a person types it (``declarer=Боря``).
-EXTRA_KEYS = ("declarer", "buyer", "orderer", "bid", "price", "contract", "note")
+#: What a deal may carry besides its cells, as a person types it (``declarer=Боря``): the table's.
+EXTRA_KEYS = _EXTRA_KEYS
 
 
 def extra_key(word: str) -> str | None:
@@ -73,20 +74,21 @@ def deal_fields(game: GameFile, number: int, gid: str, points: Sequence[str],
         raise InputError(_("give the points in seating order (e.g. -4 0 -8 -4), or what each took (Аня: tricks=2; …)"))
     else:
         fields["points"] = parse_points(points, len(game.players))
-    for key in ("declarer", "buyer", "orderer"):
-        if extras.get(key):
-            fields[key] = find_player(str(extras[key]), game.players)
-    for key in ("bid", "price"):
-        value = extras.get(key)
-        if isinstance(value, str):
-            if not value.isdigit():
-                raise InputError(_("{key} must be a whole number, not '{value}'").format(key=key, value=value))
-            value = int(value)
-        if value is not None:
-            fields[key] = value
-    for key in ("contract", "note"):
-        if extras.get(key) is not None:
-            fields[key] = str(extras[key])
+    for f in DEAL_EXTRAS:  # the table's kinds: a name of the table, a whole number, a text
+        value = extras.get(f.name)
+        if f.kind == "player":
+            if value:
+                fields[f.name] = find_player(str(value), game.players)
+        elif f.kind == "whole":
+            if isinstance(value, str):
+                if not value.isdigit():
+                    raise InputError(_("{key} must be a whole number, not '{value}'").format(
+                        key=field_word(f.name), value=one_line(value, 20)))
+                value = int(value)
+            if value is not None:
+                fields[f.name] = value
+        elif value is not None:
+            fields[f.name] = str(value)
     return game.with_turn(fields, number)
 
 

@@ -58,6 +58,46 @@ def field_word(key: str) -> str:
     return pgettext(*FIELD_WORDS[key]) if key in FIELD_WORDS else key
 
 
+class DealField(Record):
+    """One of a deal's fields besides its cells. ``kind``: "player" (a name of the table), "whole"
+    (a whole number from 0 to ``limit``) or "text" (at most ``limit`` characters); ``kept_on_edit``:
+    a correction that does not give the field keeps the deal's own."""
+
+    name: str
+    kind: str
+    limit: int
+    kept_on_edit: bool = True
+
+
+#: A deal's fields besides its cells: the one table that the game file's reader and writers, the
+#: CSV and workbook readers, the CLI's options, `play`'s corrections and the page (sent in
+#: ``state``) read. Its order is the CSV's columns. A bid or a price is a count of tricks.
+NAME_LIMIT = 60  # a player's name, wherever it is typed
+DEAL_EXTRAS = (
+    DealField("declarer", "player", NAME_LIMIT),
+    DealField("orderer", "player", NAME_LIMIT),
+    DealField("bid", "whole", 999),
+    DealField("buyer", "player", NAME_LIMIT),
+    DealField("price", "whole", 999),
+    DealField("contract", "text", 40),
+    DealField("note", "text", 500),
+)
+EXTRA_KEYS = tuple(f.name for f in DEAL_EXTRAS)
+EXTRA = {f.name: f for f in DEAL_EXTRAS}
+
+
+def kept_on_edit(old: Deal | None, given: Mapping[str, Any]) -> dict[str, Any]:
+    """What a correction keeps of deal ``old``: each field of DEAL_EXTRAS kept on edit that the
+    correction does not give (None or absent; an empty text given clears it). The note of a row
+    read from a photo and not yet confirmed is the reader's doubt, not the players': a correction
+    replaces it."""
+    if old is None:
+        return {}
+    return {f.name: getattr(old, f.name) for f in DEAL_EXTRAS
+            if f.kept_on_edit and given.get(f.name) is None and getattr(old, f.name) is not None
+            and not (f.name == "note" and old.confirm)}
+
+
 #: A deal's fields as a game file writes them, in the order it writes them (its number is its place).
 DEAL_FIELDS = ("game", "orderer", "declarer", "contract", "bid", "buyer", "price", "points", "taken", "note",
                "forced", "confirm")
@@ -113,8 +153,8 @@ class GameFile(Record):
 #: The one rule for every text a file carries (names, header fields, a deal's contract and note):
 #: text, no control characters (escape sequences, line breaks) and no direction overrides (which
 #: would turn an amount around on a terminal), and no longer than this.
-TEXT_LIMITS = {"player": 60, "title": 200, "date": 40, "rules": 255, "currency": 12, "stake": 40, "method": 20,
-               "contract": 40, "note": 500, "game": 60, "option": 40}
+TEXT_LIMITS = {"player": NAME_LIMIT, "title": 200, "date": 40, "rules": 255, "currency": 12, "stake": 40,
+               "method": 20, "game": 60, "option": 40, **{f.name: f.limit for f in DEAL_EXTRAS if f.kind == "text"}}
 MONEY_KEYS = ("stake", "currency", "method")
 #: More deals than the rules can have are read only up to a margin: past it the file is refused.
 DEAL_MARGIN = 2
@@ -207,7 +247,7 @@ def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | 
     else:
         problems.append(_problem(number, "bad-deal", _("has neither points nor taken")))
     people = {}
-    for key in ("orderer", "declarer", "buyer"):
+    for key in (f.name for f in DEAL_EXTRAS if f.kind == "player"):
         who = raw.get(key)
         if who is None:
             continue
@@ -218,16 +258,17 @@ def _read_deal(number: int, raw: Any, players: tuple[str, ...]) -> tuple[Deal | 
             continue
         people[key] = who
     ints = {}
-    for key in ("bid", "price"):
+    for key in (f.name for f in DEAL_EXTRAS if f.kind == "whole"):
         val = raw.get(key)
         if val is None:
             continue
-        if isinstance(val, bool) or not isinstance(val, int) or val < 0:
-            problems.append(_problem(number, "bad-deal", _("{key} must be a whole number ≥ 0, not {val!r}").format(key=key, val=val)))
+        if isinstance(val, bool) or not isinstance(val, int) or not 0 <= val <= EXTRA[key].limit:
+            problems.append(_problem(number, "bad-deal", _("{key} must be a whole number from 0 to {most}, not {val}").format(
+                key=field_word(key), most=EXTRA[key].limit, val=one_line(repr(val), 40))))
             continue
         ints[key] = val
     text = {}
-    for key in ("contract", "note"):
+    for key in (f.name for f in DEAL_EXTRAS if f.kind == "text"):
         if key in raw:
             why = text_problem(raw[key], key)
             if why:

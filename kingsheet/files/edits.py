@@ -219,10 +219,10 @@ def _replaced(text: str, number: int, fields: Mapping[str, Any]) -> str:
         raise InputError(_("there is no deal {number}; the sheet has {deals}").format(number=number, deals=len(deals)))
     old = deals[number - 1]
     new = deal_table(fields)
-    # change only what changed, so a person's comments on the other lines stay
-    scanned = bool(old.get("confirm"))  # a row read from a photo: its note was the reader's, about the reading
+    # change only what changed, so a person's comments on the other lines stay; ``fields`` are the
+    # whole deal (what a correction keeps of the old one is core.game.kept_on_edit, the caller's)
     for key in list(old.keys()):
-        if (key in ("points", "taken", "forced", "confirm") or (scanned and key == "note")) and key not in new:
+        if key in DEAL_FIELDS and key not in new:
             del old[key]
     for key, value in new.items():
         if key in old and old[key].unwrap() == value.unwrap():

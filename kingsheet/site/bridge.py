@@ -114,7 +114,7 @@ def _answer(request: Mapping[str, Any], lang: str) -> dict[str, Any]:
 def _club(op: str, request: Mapping[str, Any], body: dict[str, Any], lang: str) -> dict[str, Any]:
     """The club of every game on the phone, with the phone's club.toml (its payments) if it has
     one; a payment recorded comes back as the club file's new text, for the page to keep."""
-    from kingsheet.club.config import CLUB_FILE
+    CLUB_FILE = actions.CLUB_FILE
 
     _lay_out(None, None)
     for k, game in enumerate(request.get("games") or []):

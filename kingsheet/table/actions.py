@@ -16,6 +16,8 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
+from kingsheet.club.config import CLUB_FILE as CLUB_FILE  # the phone app's bridge names the club file by it
+from kingsheet.core.game import DEAL_EXTRAS, NAME_LIMIT
 from kingsheet.core.i18n import LANGUAGES, _, ngettext
 from kingsheet.core.problems import InputError, Unusable, num
 
@@ -100,6 +102,10 @@ def state(path: Path, lang: str) -> dict[str, Any]:
             "number": k, "game": nxt, "dealer": game.dealer_of(k), "on_turn": game.on_turn(k),
         },
         "words": words(lang),
+        # a deal's fields besides its cells, as the game file takes them (core.game.DEAL_EXTRAS):
+        # the form's inputs and their limits are these, not the page's own
+        "fields": [{"name": f.name, "kind": f.kind, "limit": f.limit} for f in DEAL_EXTRAS],
+        "name_limit": NAME_LIMIT,
     }
 
 
@@ -398,6 +404,7 @@ def deal_fields_of(game: Any, number: int, body: Mapping[str, Any], keep: Any = 
     """A deal's fields from the form, with the CLI's own parsing: points typed as magnitudes take
     the game's sign; names must be the table's; what each took is checked as in a game file."""
     from kingsheet.core.entry import EXTRA_KEYS, deal_fields, signed_points
+    from kingsheet.core.game import kept_on_edit
 
     rules = game.rules
     gid = rules.find_game(str(body.get("game") or ""))
@@ -419,15 +426,12 @@ def deal_fields_of(game: Any, number: int, body: Mapping[str, Any], keep: Any = 
             raise Answer(400, _("the row is empty: type each player's points (0 for nothing)"))
         tokens = signed_points(rules, gid, [str(v)[:12] for v in points])
     extras = {k: body[k] for k in EXTRA_KEYS if body.get(k) not in (None, "")}
-    for key in ("bid", "price"):
-        if key in extras:
-            extras[key] = str(extras[key])[:6]
-    if keep is not None:  # an edit keeps what the form does not show (not the note of a row read from a photo)
-        for key in EXTRA_KEYS:
-            if key == "note" and keep.confirm:
-                continue
-            if getattr(keep, key) is not None and key not in extras and key not in body:
-                extras[key] = getattr(keep, key)
+    for f in DEAL_EXTRAS:  # bounded as typed, before they are read: the table's limits
+        if f.name in extras:
+            # one character past the limit, so that a longer one is refused, never cut short
+            extras[f.name] = str(extras[f.name])[:(len(str(f.limit)) if f.kind == "whole" else f.limit) + 1]
+    # an edit keeps what the form does not send (a field sent empty is cleared)
+    extras.update(kept_on_edit(keep, {k: "" if body[k] is None else body[k] for k in EXTRA_KEYS if k in body}))
     return deal_fields(game, number, gid, tokens, taken, extras)
 
 

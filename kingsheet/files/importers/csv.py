@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.game import MONEY_KEYS, GameFile, build_game
+from kingsheet.core.game import EXTRA, EXTRA_KEYS, MONEY_KEYS, GameFile, build_game
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
 from kingsheet.core.vocabulary import fold
@@ -27,7 +27,7 @@ from kingsheet.files.gamefile import read_text
 from kingsheet.files.importers.common import game_data, header_kind, sheet_rules, unquote
 from kingsheet.files.templates import rules_beside
 
-EXTRAS = ("declarer", "orderer", "bid", "buyer", "price", "contract", "note")
+EXTRAS = EXTRA_KEYS  # the columns after the players: core.game.DEAL_EXTRAS, in its order
 
 
 _FORMULA = "=+-@\t\r"
@@ -143,7 +143,7 @@ def read_csv(path: Path, rules_ref: str | None = None) -> GameFile:
             if key not in EXTRAS or i >= len(row) or not row[i].strip():
                 continue
             value = unquote(row[i].strip())
-            if key in ("bid", "price"):
+            if EXTRA[key].kind == "whole":
                 try:
                     deal[key] = int(value)
                 except ValueError:

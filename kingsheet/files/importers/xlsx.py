@@ -16,7 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from kingsheet.core.game import GameFile, build_game
+from kingsheet.core.game import DEAL_EXTRAS, GameFile, build_game
 from kingsheet.core.i18n import _
 from kingsheet.core.problems import InputError
 from kingsheet.core.rules import Order
@@ -329,12 +329,14 @@ def _read(path: Path, wb: Any, rules_ref: str | None) -> GameFile:
         labels.append(label)
         totals.append(row_total)
         deal: dict[str, Any] = {"game": label, "points": [v or 0 for v in values]}
-        for key in ("declarer", "orderer", "buyer", "contract", "note"):
-            if key in cols and (text := _text(grid.value(r, cols[key]))) and not text.startswith("="):
-                deal[key] = text
-        for key in ("bid", "price"):
-            if key in cols and (num := _number(grid.cell(r, cols[key]))) is not None:
-                deal[key] = num
+        for f in DEAL_EXTRAS:  # the deal's other fields, by the table's kinds
+            if f.name not in cols:
+                continue
+            if f.kind == "whole":
+                if (num := _number(grid.cell(r, cols[f.name]))) is not None:
+                    deal[f.name] = num
+            elif (text := _text(grid.value(r, cols[f.name]))) and not text.startswith("="):
+                deal[f.name] = text
         deals.append(deal)
     if not deals and not labels and not meta.get("rules"):
         raise InputError(_("{path}: no rows of games under the header").format(path=path))

@@ -31,7 +31,7 @@ const FOR_APP = LOCAL ? null : appAddress(new URLSearchParams(location.hash.slic
 const APP_PLAYERS = (() => {
   try {
     const given = JSON.parse(new URLSearchParams(location.hash.slice(1)).get("players") || "[]");
-    return Array.isArray(given) ? given.filter((n) => typeof n === "string").map((n) => n.slice(0, 40)) : [];
+    return Array.isArray(given) ? given.filter((n) => typeof n === "string").map((n) => n.slice(0, 60)) : [];  // a name at most NAME_LIMIT (core.game)
   } catch (e) { return []; }
 })();
 const READ_KEY = "kingsheet-read";  // the sheet the computer read, as it came back to the phone app
@@ -337,18 +337,20 @@ function buildInputs(t) {
   for (const key of [...g.extras, "note"]) {
     const label = el("label", null, "row");
     label.append(el("span", W(key)));
+    const field = fieldOf(key);
     let input;
-    if (key === "declarer" || key === "orderer" || key === "buyer") {
+    if (field.kind === "player") {
       input = el("select");
       if (key === "buyer") { const o = el("option", W("nobody")); o.value = ""; input.append(o); }
       for (const p of S.players) { const o = el("option", p); o.value = p; input.append(o); }
       input.value = key === "buyer" ? "" : (old && old.who ? old.who : (S.next ? S.next.on_turn : S.players[0]));
-    } else if (key === "bid" || key === "price") {
+    } else if (field.kind === "whole") {
       input = numberInput("");
+      input.maxLength = String(field.limit).length;
     } else {
       input = el("input");
       input.type = "text";
-      input.maxLength = 200;
+      input.maxLength = field.limit;
     }
     input.id = "x-" + key;
     label.append(input);
@@ -389,7 +391,7 @@ function collect() {
   }
   for (const inp of $("extras").querySelectorAll("input, select")) {
     const key = inp.id.slice(2);
-    if (inp.value.trim() !== "") body[key] = (key === "bid" || key === "price") && /^\d+$/.test(inp.value.trim()) ? +inp.value.trim() : inp.value.trim();
+    if (inp.value.trim() !== "") body[key] = fieldOf(key).kind === "whole" && /^\d+$/.test(inp.value.trim()) ? +inp.value.trim() : inp.value.trim();
   }
   return {t, body};
 }
@@ -503,6 +505,13 @@ async function loadRules() {
   $("start").textContent = W("start");
 }
 
+// a deal's fields and a name's limit as the game file takes them: the table sent in `state`
+// (core.game.DEAL_EXTRAS); before the first state, a text of the file's longest
+function fieldOf(key) {
+  return ((S && S.fields) || []).find((f) => f.name === key) || {name: key, kind: "text", limit: 500};
+}
+function nameLimit() { return (S && S.name_limit) || 60; }
+
 function renderNames() {
   const select = $("rules");
   const n = +(select.selectedOptions[0] ? select.selectedOptions[0].dataset.players : 4);
@@ -512,7 +521,7 @@ function renderNames() {
   for (let i = 0; i < n; i++) {
     const inp = el("input");
     inp.type = "text";
-    inp.maxLength = 40;
+    inp.maxLength = nameLimit();
     inp.value = old[i] !== undefined ? old[i] : (S && S.players && S.players[i]) || "";
     inp.setAttribute("aria-label", W("player") + " " + (i + 1));
     const line = el("label", null, "cell");
@@ -612,7 +621,7 @@ async function readPhoto() {
   for (let i = 0; i < data.players; i++) {
     const inp = el("input");
     inp.type = "text";
-    inp.maxLength = 40;
+    inp.maxLength = nameLimit();
     inp.value = known.length === data.players ? known[i] : "";
     inp.setAttribute("aria-label", W("player") + " " + (i + 1));
     const line = el("label", null, "cell");
