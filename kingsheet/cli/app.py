@@ -1007,7 +1007,6 @@ YES = ("y", "yes", "д", "да")
 
 # --- sheets: PDF, XLSX, CSV -------------------------------------------------------------------------
 
-OUTPUTS = {".pdf", ".xlsx", ".csv", ".json"}  # kingsheet.table.formats.EXPORTS
 
 
 def _output(path: Path, allowed: set[str]) -> str:
@@ -1031,23 +1030,19 @@ def blank_cmd(
     from kingsheet.core.rules import RulesError
     from kingsheet.files.storage import write_new
     from kingsheet.files.templates import load_rules
+    from kingsheet.table.formats import BLANKS
 
-    suffix = _output(output, {".pdf", ".xlsx"})
+    suffix = _output(output, set(BLANKS))
     if per_page not in (1, 2):
         fail(_("--per-page is 1 or 2"))
+    if per_page == 2 and not BLANKS[suffix].per_page:
+        fail(_("--per-page 2 is for a PDF blank; a workbook is one blank a sheet"))
     try:
         rules = load_rules(rules_id, parse_option_pairs(option))
         names = [p.strip() for p in players.split(",") if p.strip()] if players else None
         if names is not None and len(names) != rules.players:
             fail(_("{id} is for {players} players; --players names {names}").format(id=rules.id, players=rules.players, names=len(names)))
-        if suffix == ".pdf":
-            from kingsheet.render.pdf import blank_pdf
-
-            data = blank_pdf(rules, names, lang, per_page, stake)
-        else:
-            from kingsheet.render.xlsx import blank_xlsx
-
-            data = blank_xlsx(rules, names, lang, stake)
+        data = BLANKS[suffix].write(rules, names, lang, per_page, stake)
         write_new(output, data, force)
     except (RulesError, Unusable) as exc:
         fail_on(exc)
@@ -1066,14 +1061,14 @@ def export_cmd(
     from kingsheet.core.verify import verify
     from kingsheet.files.load import load_any
     from kingsheet.files.storage import write_new
-    from kingsheet.table.formats import exported
+    from kingsheet.table.formats import EXPORTS, exported
 
     if qr:
         _export_codes(file or _current_named(), output, force)
         return
     if output is None:
         fail(_("say where to write the sheet: -o sheet.pdf (or --qr for codes)"))
-    suffix = _output(output, OUTPUTS)
+    suffix = _output(output, set(EXPORTS))
     file = file or _current_named()
     try:
         report = verify(load_any(file))

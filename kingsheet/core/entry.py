@@ -50,7 +50,7 @@ def asked_fields(rules: Rules, game_id: str) -> tuple[str, ...]:
         asked.append("contract")
         if g.bid:
             asked += ["declarer", "bid"]
-    if rules.order.value not in ("fixed", "to-limit"):
+    if rules.ordered:
         asked.append("orderer")
     return tuple(asked)
 

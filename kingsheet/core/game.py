@@ -145,7 +145,7 @@ class GameFile(Record):
         turn = self.on_turn(number)
         if self.rules.games[out["game"]].declared:
             out.setdefault("declarer", turn)
-        if self.rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
+        if self.rules.ordered:
             out.setdefault("orderer", turn)
         return out
 

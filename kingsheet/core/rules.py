@@ -216,6 +216,12 @@ class Rules(Record):
         return self.template.id
 
     @property
+    def ordered(self) -> bool:
+        """Someone orders each game (the table, or each player in turn): the order of the deals is
+        the players', not the blank's. The one way to ask it (as ``Game.declared`` for trumps)."""
+        return self.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
+
+    @property
     def key(self) -> tuple[object, ...]:
         """Identifies the rules for caches: the template and the options chosen."""
         return (self.template.id, str(self.template.path), self.template.stamp, tuple(sorted(self.options.items())))

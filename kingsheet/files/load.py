@@ -12,17 +12,28 @@ from kingsheet.files.gamefile import load_game
 from kingsheet.files.templates import is_template_path
 
 
+def _xlsx(path: Path, rules_ref: str | None) -> GameFile:
+    from kingsheet.files.importers.xlsx import read_xlsx
+
+    return read_xlsx(path, rules_ref)
+
+
+def _csv(path: Path, rules_ref: str | None) -> GameFile:
+    from kingsheet.files.importers.csv import read_csv
+
+    return read_csv(path, rules_ref)
+
+
+#: A sheet filled elsewhere, by its suffix: the reader (imported only when used). The one list of
+#: what `check`, `settle`, `import`, the page's file picker and the phone app take besides a .toml.
+READERS = {".xlsx": _xlsx, ".xlsm": _xlsx, ".csv": _csv}
+
+
 def load_any(path: Path, rules_ref: str | None = None) -> GameFile:
     """``rules_ref`` is for sheets that do not say which rules they follow."""
     suffix = path.suffix.lower()
-    if suffix in (".xlsx", ".xlsm"):
-        from kingsheet.files.importers.xlsx import read_xlsx
-
-        return read_xlsx(path, rules_ref)
-    if suffix == ".csv":
-        from kingsheet.files.importers.csv import read_csv
-
-        return read_csv(path, rules_ref)
+    if suffix in READERS:
+        return READERS[suffix](path, rules_ref)
     if suffix and suffix != ".toml":
         raise InputError(_("{path}: not a game file (.toml), a workbook (.xlsx) or a .csv").format(path=path))
     return load_game(path)

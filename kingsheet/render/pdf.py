@@ -38,7 +38,7 @@ from reportlab.platypus import (
 from kingsheet.core.i18n import DEFAULT, N_, _, speaks
 from kingsheet.core.money import Settlement, fmt_money
 from kingsheet.core.problems import num
-from kingsheet.core.rules import Order, Rules
+from kingsheet.core.rules import Rules
 from kingsheet.core.verify import Report
 from kingsheet.render.labels import word
 from kingsheet.render.layout import Box, DealBoxes, Layout, ordered_games
@@ -282,7 +282,7 @@ def _col_widths(total: float, players: int, filled: bool, who: bool, bid: bool =
 
 def _who_column(rules: Rules) -> bool:
     """«Объявляет» only with trump deals (or an auction's winner), «Заказывает» only in ordered games."""
-    if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
+    if rules.ordered:
         return True
     penalty = rules.games.get("penalty")
     return rules.trump_game is not None or \
@@ -298,7 +298,7 @@ def _sheet_table(rules: Rules, rows: list[SheetRow], names: Sequence[str], repor
     n = len(names)
     size = 8.5 * scale
     small = 6.5 * scale
-    ordered = rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
+    ordered = rules.ordered
     who = _who_column(rules)
     bidding = rules.bidding  # Кинг с торговлей: the declarer's bid, written beside the declarer
     running = rules.limit is not None  # each player: his points | his running total
@@ -472,7 +472,7 @@ def blank_pdf(rules: Rules, players: Sequence[str] | None = None, lang: str = "r
         rows = rows_for(rules, None, tuple(players) if players else None, lang)
         head = _header(rules, lang, None, None, doc.scale)
         legend = _legend(rules, lang, doc.scale)
-        ordered = rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
+        ordered = rules.ordered
         grid = [_ordered_grid(rules, names, lang, doc.frame_w, doc.scale),
                 para(word("game_number", lang), SMALL * doc.scale, color=GREY)] if ordered else []
         box = _stake_box(doc.frame_w, lang, doc.scale, stake)

@@ -114,7 +114,7 @@ def turn_lines(rules: Rules) -> list[str]:
     out = []
     if rules.trump_game is not None:
         out.append(_("who declares a trump deal: {who}").format(who=_(TURN_WORDS[rules.declares])))
-    if rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER):
+    if rules.ordered:
         out.append(_("who orders a game: {who}").format(who=_(TURN_WORDS[rules.orders])))
     return out
 
@@ -164,7 +164,7 @@ def sheet_rows(report: Report, lang: str = "ru") -> list[list[str]]:
     running = rules.limit is not None
     head = [word("deal", lang), word("game", lang), word("points", lang), *game.players,
             *([f"Σ {p}" for p in game.players] if running else []), word("dealer", lang),
-            word("orderer", lang) if rules.order not in (Order.FIXED, Order.TO_LIMIT) else word("declarer", lang), ""]
+            word("orderer", lang) if rules.ordered else word("declarer", lang), ""]
     rows = [head]
     for r in rows_for(rules, report, None, lang):
         if r.stage_start:
@@ -192,7 +192,7 @@ def sheet_text(report: Report, lang: str = "ru") -> str:
         out.append("━" * rule_w if r[0] == "—" else line)
     lines += out
     remaining = len(rules.slots) - len(report.rows)
-    if rules.order not in (Order.FIXED, Order.TO_LIMIT) and remaining > 0:
+    if rules.ordered and remaining > 0:
         lines.append(ngettext("({n} more deal to order)", "({n} more deals to order)", remaining).format(n=remaining))
     lines.append("")
     lines.append(totals_block(report, lang))

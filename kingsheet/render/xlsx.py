@@ -144,7 +144,7 @@ def _header(ws: Worksheet, rules: Rules, cols: _Columns, names: Sequence[str], r
         if report is None:
             cell.protection = UNLOCKED  # the names are written at the table
     text_cell(ws, HEADER_ROW, cols.dealer, word("dealer", lang))
-    ordered = rules.order in (Order.ORDERED_TABLE, Order.ORDERED_PLAYER)
+    ordered = rules.ordered
     text_cell(ws, HEADER_ROW, cols.who, word("orderer", lang) if ordered else word("declarer", lang))
     if cols.bid:
         text_cell(ws, HEADER_ROW, cols.bid, _("Bid"))
@@ -260,7 +260,7 @@ def _points_cell(ws: Worksheet, rules: Rules, cols: _Columns, r: SheetRow, row: 
         size = max(rules.deck.suit_size(x) for x in "SCDH")
         bid_ref = f"${get_column_letter(cols.bid)}{row}"
         ws.cell(row, 3, f'=IF({bid_ref}="","",{-size}-{bid_ref})')
-    elif rules.order in (Order.FIXED, Order.TO_LIMIT) and r.points is not None and not (
+    elif not rules.ordered and r.points is not None and not (
             cols.bid and r.game_id and rules.games[r.game_id].declared):
         ws.cell(row, 3, r.points)
     elif cols.bid and r.game_id and rules.games[r.game_id].declared:

@@ -117,7 +117,7 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         raise Unreadable(_("{where}: the sheet's QR code is not one kingsheet prints").format(where=photos[0]))
     if rules.order is Order.TO_LIMIT:
         _readable_to_limit(rules)
-    fixed = rules.order in (Order.FIXED, Order.TO_LIMIT)  # the blank, not the hand, says each row's game
+    fixed = not rules.ordered  # the blank, not the hand, says each row's game
     games = ordered_games(rules)
     # the blank's layouts the photos may be of: the one their codes name, else each the blank is printed in
     looks = [(first.named, first.lang)] if first is not None else [(False, "ru"), (True, "ru"), (False, "en"), (True, "en")]

@@ -30,7 +30,7 @@ from starlette.routing import Route
 
 from kingsheet.core import i18n
 from kingsheet.core.i18n import _, ngettext
-from kingsheet.table import actions
+from kingsheet.table import actions, formats
 from kingsheet.table.actions import Answer
 
 MAX_BODY = 16 * 1024  # a deal, an edit or a new game is a few hundred bytes
@@ -50,7 +50,6 @@ ASSETS = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; char
 TOKEN_HEADER = "x-kingsheet-token"
 LOCAL_HOSTS = ("127.0.0.1", "localhost")  # the names a browser on this computer uses for it
 MAX_JSON_DEPTH = 20  # a deal is three levels deep
-DOWNLOADS = ("pdf", "xlsx", "csv", "toml")  # /download/{kind}: the sheet as a file (kingsheet.table.formats)
 # img-src data: is for the strips of paper a photographed row was read from (PNG, made here)
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
@@ -473,7 +472,7 @@ async def club_paid(request: Request, table: Table, lang: str) -> Response:
 
 async def download(request: Request, table: Table, lang: str) -> Response:
     kind = request.path_params["kind"]
-    if kind not in DOWNLOADS:
+    if kind not in formats.DOWNLOADS:
         raise _Answer(404, _("no such page"))
     data, media, name = await _threaded(lang, lambda: actions.export(table.path, "." + kind, lang))
     return Response(data, media_type=media, headers={

@@ -97,7 +97,7 @@ def state(path: Path, lang: str) -> dict[str, Any]:
         "complete": report.complete, "sheet_ok": report.ok, "status": status_line(report),
         "problems": [p.message for p in report.problems],
         "games": [_game_info(rules, g, lang) for g in rules.games.values()],
-        "ordered": rules.order.value not in ("fixed", "to-limit"),
+        "ordered": rules.ordered,
         "next": None if report.complete else {
             "number": k, "game": nxt, "dealer": game.dealer_of(k), "on_turn": game.on_turn(k),
         },

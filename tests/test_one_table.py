@@ -1,6 +1,7 @@
-"""A deal's fields besides its cells are one table, core.game.DEAL_EXTRAS: its kinds, its limits
-and «kept on edit» are the same on every surface (the game file, CSV, the CLI's edit, `play`'s
-edit, the phone page, which gets the table in `state`)."""
+"""One answer from one table. A deal's fields besides its cells are core.game.DEAL_EXTRAS: its
+kinds, its limits and «kept on edit» are the same on every surface (the game file, CSV, the CLI's
+edit, `play`'s edit, the phone page, which gets the table in `state`). The files written and read
+are the tables of table.formats, for the CLI, the page and the app alike."""
 
 from __future__ import annotations
 
@@ -103,3 +104,36 @@ def test_the_page_gets_the_table_and_its_edit_keeps_what_the_form_does_not_send(
     res = client.post("/api/edit", json={"seen": 12, "number": 9, "game": "trumps", "points": [3, 15, 6, 0],
                                          "declarer": "Вася", "bid": 1000})
     assert res.status_code in (400, 422) and noted.read_bytes() == before
+
+
+def test_the_tables_of_formats_are_what_every_surface_offers(tmp_path):
+    """One table of each: what `export` writes, what `blank` writes, what the page downloads and
+    what is read in (the page's file picker, `import`, `check`) are the tables of table.formats."""
+    from serving import phone_client
+
+    from kingsheet.files.load import READERS
+    from kingsheet.serve.app import make_app
+    from kingsheet.table.formats import BLANKS, DOWNLOADS, EXPORTS, IMPORTS
+
+    run = CliRunner()
+    example = EXAMPLES / "blank-4.toml"
+    for suffix in EXPORTS:
+        out = tmp_path / f"sheet{suffix}"
+        assert run.invoke(app, ["export", str(example), "-o", str(out)]).exit_code == 0 and out.stat().st_size
+    for suffix in BLANKS:
+        out = tmp_path / f"blank{suffix}"
+        assert run.invoke(app, ["blank", "--rules", "blank-4", "-o", str(out)]).exit_code == 0 and out.stat().st_size
+    refused = run.invoke(app, ["export", str(example), "-o", str(tmp_path / "sheet.doc"), "--lang", "en"])
+    assert refused.exit_code == 2 and all(s in refused.output for s in EXPORTS)
+    assert tuple(READERS) == IMPORTS and ".xlsm" in IMPORTS
+    workbook = tmp_path / "sheet.xlsx"
+    macro = tmp_path / "sheet.xlsm"
+    macro.write_bytes(workbook.read_bytes())  # a macro workbook is read as a workbook
+    assert run.invoke(app, ["check", str(macro)]).exit_code == 0
+    game = tmp_path / "friday.toml"
+    game.write_text(example.read_text(encoding="utf-8"), encoding="utf-8")
+    client = phone_client(make_app(game, "a-token-of-the-test", "en"), "a-token-of-the-test")
+    assert client.get("/api/state").json()["words"]["file_types"].split(",") == [".toml", *IMPORTS]
+    for kind in DOWNLOADS:
+        assert client.get(f"/download/{kind}").status_code == 200, kind
+    assert "json" not in DOWNLOADS and client.get("/download/json").status_code == 404
