@@ -3,6 +3,9 @@ the check, the row, and exactly what it says."""
 
 from __future__ import annotations
 
+import pytest
+
+from conftest import ROOT
 from kingsheet.core import verify as v
 from kingsheet.core.game import Deal
 from kingsheet.files.templates import load_rules
@@ -64,7 +67,35 @@ def test_which_games_forbid_leading_hearts_and_the_reminder_that_names_them():
     from kingsheet.core.scoring import hearts_lead_forbidden, no_hearts_lead_games
     from kingsheet.render.sheet import reminders
 
-    assert [hearts_lead_forbidden(g) for g in ("hearts", "king+", "eralash", "tricks", "boys+", "trumps")] == [
+    assert [hearts_lead_forbidden(BLANK, g) for g in ("hearts", "king+", "eralash", "tricks", "boys+", "trumps")] == [
         True, True, True, False, False, False]
     assert [g.id for g in no_hearts_lead_games(load_rules("symmetric"))] == ["hearts", "king", "eralash"]
     assert reminders(BLANK, "ru")[0] == "Ходить с червей нельзя, пока есть другие масти, в играх Черви, Кинг и Ералаш."
+
+
+def test_the_rules_of_play_are_the_templates_own(tmp_path):
+    """[play] in a template: which games forbid leading hearts (the blank's reminder and the card
+    simulator read it) and which contracts are роспись (the verifier reads it); refused in one
+    sentence when it names a game the template does not have."""
+    from kingsheet.core.rules import RulesError
+    from kingsheet.core.scoring import hearts_lead_forbidden, is_rospis
+    from kingsheet.render.sheet import reminders
+
+    text = (ROOT / "templates" / "blank-4.toml").read_text(encoding="utf-8")
+    own = text.replace('no_hearts_lead = ["hearts", "king", "eralash"]', 'no_hearts_lead = ["hearts"]').replace(
+        'spread = ["роспись", "rospis", "spread"]', 'spread = ["Расклад"]').replace('id = "blank-4"', 'id = "house-play"')
+    assert own != text
+    house = tmp_path / "house.toml"
+    house.write_text(own, encoding="utf-8")
+    rules = load_rules(str(house))
+    assert hearts_lead_forbidden(rules, "hearts+") and not hearts_lead_forbidden(rules, "king")
+    assert reminders(rules, "ru")[0] == "Ходить с червей нельзя, пока есть другие масти, в играх Черви."
+    assert is_rospis(rules, " расклад ") and not is_rospis(rules, "роспись")
+    assert is_rospis(BLANK, "Роспись")
+    for bad, said in (('no_hearts_lead = ["hearts"]', 'no_hearts_lead = ["clubs"]'),
+                      ('no_hearts_lead = ["hearts"]', 'no_hearts_lead = "hearts"'),
+                      ('spread = ["Расклад"]', 'spread = ["Расклад"]\nlead = true')):
+        house.write_text(own.replace(*(bad, said)), encoding="utf-8")
+        with pytest.raises(RulesError) as got:
+            load_rules(str(house))
+        assert "play" in str(got.value) and "\n" not in str(got.value), str(got.value)

@@ -43,8 +43,15 @@ class Order(StrEnum):
 ORDERS = tuple(o.value for o in Order)
 TEMPLATE_KEYS = {
     "format", "id", "name", "source", "notes", "players", "order", "deck", "options",
-    "units", "trumps", "turn", "labels", "stages", "stated", "penalty", "limit",
+    "units", "trumps", "turn", "labels", "stages", "stated", "penalty", "limit", "play",
 }
+#: [play] of a template that does not say: the games in which hearts may not be led while other
+#: suits remain (seed 000: the hearts, the King and Ералаш, and their plus mirrors), and the
+#: contracts of a trump deal with no play, where every player is written the same tricks (seed 002).
+NO_HEARTS_LEAD = frozenset({"hearts", "king", "eralash"})
+SPREAD = ("роспись", "rospis", "spread")
+PLAY_KEYS = {"no_hearts_lead": "the games in which hearts may not be led while other suits remain",
+             "spread": "the contracts of a trump deal with no play (роспись)"}
 TRUMPS_KEYS = {"bidding": "whether the declarer bids tricks for the trump (Кинг с торговлей)",
                "buyout": "whether another player may buy the deal (торговля: buyer and price)"}
 
@@ -210,6 +217,8 @@ class Rules(Record):
     buyout: bool = False  # trump deals: another player may buy the deal for a price in tricks
     declares: Turn = Turn.LEFT  # who declares a trump deal
     orders: Turn = Turn.LEFT  # who orders a game (ordered templates)
+    no_hearts_lead: frozenset[str] = NO_HEARTS_LEAD  # [play]: games where hearts may not be led (minus ids)
+    spread: tuple[str, ...] = SPREAD  # [play]: the contracts of a trump deal with no play, folded
 
     @property
     def id(self) -> str:

@@ -11,16 +11,10 @@ from collections.abc import Sequence
 from kingsheet.core.game import Deal
 from kingsheet.core.rules import Game, Kind, Rules
 
-#: Games in which hearts may not be led while other suits remain (seed 000: games 4, 5, 7 and
-#: 11, 12, 14 of the simple King): the hearts, the King and Ералаш, and their plus mirrors.
-NO_HEARTS_LEAD = frozenset({"hearts", "king", "eralash"})
 
-#: Contracts of a trump deal with no play: every player is written the same tricks (seed 002).
-ROSPIS = ("роспись", "rospis", "spread")
-
-
-def hearts_lead_forbidden(game_id: str) -> bool:
-    return game_id.rstrip("+") in NO_HEARTS_LEAD
+def hearts_lead_forbidden(rules: Rules, game_id: str) -> bool:
+    """Hearts may not be led in this game while other suits remain (the template's [play])."""
+    return game_id.rstrip("+") in rules.no_hearts_lead
 
 
 def no_hearts_lead_games(rules: Rules) -> list[Game]:
@@ -28,14 +22,15 @@ def no_hearts_lead_games(rules: Rules) -> list[Game]:
     seen, out = set(), []
     for gid in rules.per_round:
         base = gid.rstrip("+")
-        if base in NO_HEARTS_LEAD and base not in seen:
+        if base in rules.no_hearts_lead and base not in seen:
             seen.add(base)
             out.append(rules.games[gid])
     return out
 
 
-def is_rospis(contract: str | None) -> bool:
-    return (contract or "").strip().casefold() in ROSPIS
+def is_rospis(rules: Rules, contract: str | None) -> bool:
+    """A contract of a trump deal with no play (роспись): one of the template's [play] spread."""
+    return (contract or "").strip().casefold() in rules.spread
 
 
 def rospis_each(rules: Rules, unit: int) -> int | None:

@@ -45,7 +45,7 @@ def play_deal(rules: Rules, game_id: str, rng: random.Random, leader: int = 0,
         order = [(leader + k) % n for k in range(n)]
         hand = hands[leader]
         leads = hand
-        if hearts_lead_forbidden(base) and trump is None:
+        if hearts_lead_forbidden(rules, base) and trump is None:
             others = [c for c in hand if c[-1] != "H"]
             leads = others or hand
         lead = rng.choice(leads)

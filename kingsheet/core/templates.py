@@ -18,7 +18,10 @@ from kingsheet.core.rules import (
     MAX_OPTION_COMBINATIONS,
     MAX_RANKS,
     MAX_TEMPLATE_BYTES,
+    NO_HEARTS_LEAD,
     ORDERS,
+    PLAY_KEYS,
+    SPREAD,
     SUITS,
     TEMPLATE_KEYS,
     TRUMPS_KEYS,
@@ -239,7 +242,8 @@ def _resolve(template: Template, chosen: Mapping[str, str] | None, say: Mistakes
     _check_stated(raw, games, where, say)
     bidding, buyout = _trump_flags(raw.get("trumps", {}), where, say)
     declares, orders = _turns(raw.get("turn", {}), bidding, where, say)
-    rules = Rules(template, options, deck, games, tuple(stages), bidding, buyout, declares, orders)
+    no_lead, spread = _play(raw.get("play", {}), games, where, say)
+    rules = Rules(template, options, deck, games, tuple(stages), bidding, buyout, declares, orders, no_lead, spread)
     if complete:
         _check_stage_totals(raw, rules, where, say)
     signs = {games[g].sign for g in stages[0]} if stages else set()
@@ -463,6 +467,34 @@ def _trump_flags(spec: Any, where: str, err: Callable[[str], None]) -> tuple[boo
         else:
             flags[key] = value
     return flags.get("bidding", False), flags.get("buyout", False)
+
+
+def _play(spec: Any, games: Mapping[str, Game], where: str, err: Callable[[str], None]
+          ) -> tuple[frozenset[str], tuple[str, ...]]:
+    """[play]: the rules of play the verifier, the simulator and the printed reminder read, where the
+    template says them; else the seeds' (rules.NO_HEARTS_LEAD, rules.SPREAD)."""
+    no_lead, spread = NO_HEARTS_LEAD, SPREAD
+    if not isinstance(spec, dict):
+        err(_("{where}: play must be a table ([play] with {keys})").format(where=where, keys=", ".join(PLAY_KEYS)))
+        return no_lead, spread
+    bases = sorted({gid.rstrip("+") for gid in games})
+    for key, value in spec.items():
+        if key not in PLAY_KEYS:
+            err(_("{where}: play.{key} is not a key of [play] (known: {known})").format(
+                where=where, key=key, known=", ".join(PLAY_KEYS)))
+        elif not isinstance(value, list) or not all(isinstance(v, str) and v.strip() and len(v) <= 40 for v in value):
+            err(_("{where}: play.{key} must be a list of words, e.g. {example}").format(
+                where=where, key=key, example='["hearts", "king"]' if key == "no_hearts_lead" else '["роспись"]'))
+        elif key == "no_hearts_lead":
+            unknown = [v for v in value if v.rstrip("+") not in bases]
+            if unknown:
+                err(_("{where}: play.no_hearts_lead names {unknown}, not a game of this template (games: {games})").format(
+                    where=where, unknown=", ".join(unknown), games=", ".join(bases)))
+            else:
+                no_lead = frozenset(v.rstrip("+") for v in value)
+        else:
+            spread = tuple(dict.fromkeys(v.strip().casefold() for v in value))
+    return no_lead, spread
 
 
 def _turns(spec: Any, bidding: bool, where: str, err: Callable[[str], None]) -> tuple[Turn, Turn]:

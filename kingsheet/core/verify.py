@@ -224,7 +224,7 @@ def _check_trump_row(row: RowAt, chk: _Deal) -> int:
     expected = game.total
     if rules.bidding:
         expected = _bid_total(played, unit, rules, chk, players, deal)
-    if is_rospis(deal.contract):
+    if is_rospis(rules, deal.contract):
         _check_rospis(played, unit, rules, chk, players)
     return expected
 
