@@ -369,18 +369,19 @@ def club_paid(folder: Path, body: Mapping[str, Any], lang: str) -> dict[str, Any
     from kingsheet.club.config import record_payment
     from kingsheet.core.money import fmt_amount
 
-    fields = {k: body.get(k) for k in ("from", "to", "amount", "currency", "date")}
-    if not all(isinstance(fields[k], str) and fields[k].strip() for k in ("from", "to", "amount")):
+    given = {k: body.get(k) for k in ("from", "to", "amount", "currency", "date")}
+    if any(v is not None and not isinstance(v, str) for v in given.values()):
         raise Answer(400, _("a payment needs who paid, who was paid and how much"))
-    if any(v is not None and not isinstance(v, str) for v in fields.values()):
+    fields: dict[str, str] = {k: v for k, v in given.items() if isinstance(v, str)}
+    if not all(fields.get(k, "").strip() for k in ("from", "to", "amount")):
         raise Answer(400, _("a payment needs who paid, who was paid and how much"))
     c, conn, _notices = _club_of(folder)
     with contextlib.closing(conn):
         players = [row[0] for row in conn.execute("SELECT DISTINCT player FROM results")]
     try:
-        pay = record_payment(c, str(fields["from"])[:MAX_NAME_TEXT], str(fields["to"])[:MAX_NAME_TEXT],
-                             str(fields["amount"])[:40], (fields["currency"] or "").strip() or None,
-                             (fields["date"] or "").strip()[:20] or None, players)
+        pay = record_payment(c, fields["from"][:MAX_NAME_TEXT], fields["to"][:MAX_NAME_TEXT],
+                             fields["amount"][:40], fields.get("currency", "").strip() or None,
+                             fields.get("date", "").strip()[:20] or None, players)
     except Unusable as exc:
         raise Answer(400, str(exc)) from None
     said = _("recorded: {payer} → {payee} {amount} ({date})").format(
