@@ -185,6 +185,42 @@ def test_photos_that_cannot_be_read_say_why(tmp_path, runner):
     assert not (tmp_path / "g.toml").exists()
 
 
+
+def test_a_shaken_photo_is_told_to_be_taken_again_holding_the_phone_still(tmp_path, runner):
+    """A photo smeared by the hand's motion (12 px, the code lost with it) is told so, in one
+    sentence in each language, not sent looking for its QR code; a sharp photo whose code is
+    covered is still told about the code."""
+    import cv2
+
+    from kingsheet.cli.app import app
+    from kingsheet.scan.page import BLURRED, blur
+
+    good, _truth = photo(tmp_path, seed=5, deals=3)
+    img = cv2.imread(str(good))
+    kernel = np.zeros((25, 25), np.float32)
+    cv2.line(kernel, (0, 6), (24, 18), 1.0, 1)  # 12 px each way of the hand's path, a little slanted
+    shaken = tmp_path / "shaken.jpg"
+    cv2.imwrite(str(shaken), cv2.filter2D(img, -1, kernel / kernel.sum()))
+    assert blur(cv2.imread(str(good), 0)) < BLURRED <= blur(cv2.imread(str(shaken), 0))
+    for lang, said in (("ru", "снимок смазан — снимите ещё раз, держа телефон неподвижно"),
+                       ("en", "the photo is blurred: take it again, holding the phone still")):
+        res = runner.invoke(app, ["scan", str(shaken), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В,Г",
+                                  "--lang", lang])
+        assert res.exit_code == 2 and said in res.stderr and "QR" not in res.stderr, res.output
+        assert len(res.stderr.strip().splitlines()) == 1
+    covered = img.copy()
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    from kingsheet.scan.page import find_code
+
+    _code, (cx, cy) = find_code(gray, "x")
+    cv2.rectangle(covered, (int(cx) - 260, int(cy) - 260), (int(cx) + 260, int(cy) + 260), (255, 255, 255), -1)
+    hidden = tmp_path / "covered.jpg"
+    cv2.imwrite(str(hidden), covered)
+    res = runner.invoke(app, ["scan", str(hidden), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В,Г",
+                              "--lang", "en"])
+    assert res.exit_code == 2 and "QR code cannot be read" in res.stderr and "blurred" not in res.stderr
+    assert not (tmp_path / "g.toml").exists()
+
 def test_pages_of_two_blanks_are_not_one_game(tmp_path):
     from kingsheet.scan.page import Unreadable
     from kingsheet.scan.reader import read_sheet
@@ -586,6 +622,37 @@ def test_the_totals_written_at_the_end_are_read_and_checked(tmp_path, runner, mo
     assert res.exit_code == 1 and "the totals as read from the sheet do not match the rows" in res.output
     assert "do not add up with the rows as read" in res.output and (tmp_path / "g.toml").exists()
 
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_fold_or_a_hard_shadow_across_empty_totals_is_not_writing(tmp_path, seed):
+    """ИТОГО lines left empty, with a crease down the page or a shadow's hard edge through them:
+    empty, as they are (they were read as totals that did not add up, and every row was asked
+    about); the same lines filled in are read through the crease and the shadow, and add up."""
+    from synth import DPI, filled_sheet, folded, hard_shadow, photograph
+
+    from kingsheet.files.templates import load_rules
+    from kingsheet.render.pdf import blank_boxes
+    from kingsheet.scan.reader import read_sheet
+
+    _layout, total_boxes = blank_boxes(load_rules("blank-4"), False, "ru")
+    px = DPI / 25.4
+    x0, y0, x1, y1 = total_boxes[1].cells[1]
+    for filled in (False, True):
+        for habit in ("crease", "shadow"):
+            rng = random.Random(seed)
+            pages, truth = filled_sheet("blank-4", FONT, rng, totals=filled)
+            if habit == "crease":
+                page = folded(pages[0], rng, creases=[("down", (x0 + x1) / 2 * px + rng.uniform(-12, 12))])
+            else:
+                page = hard_shadow(pages[0], rng, at=(y0 + y1) / 2 * px + rng.uniform(-12, 12))
+            path = tmp_path / f"{habit}-{filled}.jpg"
+            path.write_bytes(photograph(page, rng, quality=(80, 90)))
+            sheet = read_sheet([path])
+            assert sheet.totals is not None and sheet.totals.written is filled, (habit, filled)
+            assert sheet.totals.agree, (habit, filled)
+            assert [r.choice.options[0].cells for r in sheet.rows] == [t.points for t in truth], (habit, filled)
+            assert all(r.choice.sure for r in sheet.rows), (habit, filled)
 
 def test_a_row_read_only_with_a_digit_otherwise_is_weighed_with_the_totals(tmp_path, monkeypatch):
     """A row no reading of which the rules allow (a Взятки cell read odd, and nothing else) is read

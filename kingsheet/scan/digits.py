@@ -650,16 +650,52 @@ def _otsu(cell: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
     return blur, float(level), binary
 
 
-def _components(cell: np.ndarray, join_faint: bool = True) -> tuple[np.ndarray, list[Piece], bool] | None:
+#: A component of a cell's dark this thick (a share of the cell's height) and this pale (its middle
+#: lighter than this share of the paper) is no stroke of a pen: the shade of a hard shadow, or a
+#: fold's facet, across the cell. The light is then evened within the cell and its ink found again.
+#: (Where strokes of ink meet they may be as thick, but they are ink-dark.)
+SHADE = 0.3
+SHADE_PALE = 0.5
+
+
+def _shaded(cell: np.ndarray, binary: np.ndarray) -> bool:
+    """Whether some dark region of the cell is thicker than a pen's stroke and paler than ink."""
+    import cv2
+
+    h = cell.shape[0]
+    k = max(7, round(h * SHADE)) | 1
+    core = cv2.erode(binary, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) > 0
+    if not core.any():
+        return False
+    return float(np.median(cell[core])) > SHADE_PALE * float(np.percentile(cell, 75))
+
+
+def _unshaded(cell: np.ndarray) -> np.ndarray:
+    """The cell with its light evened: divided by its paper's brightness, found by a median wider
+    than twice a stroke (strokes are the few dark pixels of a window; a shadow's step, and the
+    band beside it, are most of the window's on their side, so they stay in it and are divided out)."""
+    import cv2
+
+    k = max(9, round(cell.shape[0] * 0.45)) | 1
+    paper = cv2.medianBlur(np.ascontiguousarray(cell), k)
+    return np.asarray(cv2.divide(cell, np.maximum(paper, 1), scale=235))
+
+
+def _components(cell: np.ndarray, join_faint: bool = True, evened: bool = False
+                ) -> tuple[np.ndarray, list[Piece], bool] | None:
     """The cell's ink components (labels) and those that may be (part of) a digit, left to right:
     specks, a minus sign and what is left of the printed lines left out; and whether a pale pen's
-    faint ink was joined to them (PALE; ``join_faint=False``: never). None: an empty cell."""
+    faint ink was joined to them (PALE; ``join_faint=False``: never). None: an empty cell. A shade
+    across the cell (a hard shadow, a fold: _shaded) is not ink: the cell is read again with its
+    light evened (``evened``: it was)."""
     import cv2
 
     h, w = cell.shape
     if h < 8 or w < 8:
         return None
     blur, level, binary = _otsu(cell)
+    if not evened and _shaded(cell, binary):
+        return _components(_unshaded(cell), join_faint, evened=True)
     paper_level = float(np.percentile(cell, 75))
     strong = int((cell < paper_level - 40).sum())
     if strong < max(12, cell.size * 0.002):
@@ -683,6 +719,8 @@ def _components(cell: np.ndarray, join_faint: bool = True) -> tuple[np.ndarray, 
             continue  # the remains of a grid line, at the cell's side (a 1 may run from its top to its bottom)
         if bw <= max(3, w * 0.04) and (x == 0 or x + bw >= w) and bh > h * 0.6:
             continue  # a cell's own side, straight and thin at its edge
+        if evened and x <= 1 and x + bw >= w - 1:
+            continue  # in a shaded cell, what runs from side to side is the shadow's edge (no digit does)
         boxes.append((x, y, x + bw, y + bh, frozenset({k})))
     boxes.sort(key=lambda b: b[:4])
     return labels, boxes, pale

@@ -167,8 +167,51 @@ def find_code(gray: np.ndarray, where: str) -> tuple[Code, tuple[float, float]]:
                 pos = result.position
                 corners = (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)
                 return code, (sum(c.x for c in corners) / 4 * scale, sum(c.y for c in corners) / 4 * scale)
+    if blur(gray) >= BLURRED:  # the code is there, smeared: say what to do, not where the code should be
+        raise CodeUnreadable(blurred_sentence(where))
     raise CodeUnreadable(_("{where}: the sheet's QR code cannot be read (is the whole page in the photo, and sharp? "
                        "Blanks printed two to a page have no code and cannot be read)").format(where=where))
+
+
+#: A photo this blurred (blur(): 0 sharp … 1 smooth) whose code cannot be read was shaken or out of
+#: focus. Measured on the bench's photos (300 dpi, tools/scan/synth.py): sharp 0.16–0.19; moved
+#: 3 px 0.25–0.33, 6 px 0.30–0.47, 9 px (where the code is lost) 0.35–0.52, least on a slant
+#: between the four directions measured.
+BLURRED = 0.3
+
+
+def blurred_sentence(where: str) -> str:
+    return _("{where}: the photo is blurred: take it again, holding the phone still").format(where=where)
+
+
+def blur(gray: np.ndarray) -> float:
+    """How blurred a photo is, in the worst of four directions (across, down and the diagonals;
+    Crete, Dolmiere, Ladret, Nicolas, «The blur effect», SPIE 2007): the share of its edges'
+    contrast that blurring it again by 9 pixels that way does not take away. A sharp photo loses
+    most of it; a blurred one has little left to lose. Motion smears one direction: the worst is kept."""
+    import cv2
+
+    g = gray.astype(np.float32)
+    line = np.ones((1, 9), np.float32) / 9
+    diagonal = np.eye(9, dtype=np.float32) / 9
+
+    def steps(image: np.ndarray, way: int) -> np.ndarray:  # the difference of neighbours that way
+        if way == 0:
+            return np.asarray(np.abs(image[:, 1:] - image[:, :-1]))
+        if way == 1:
+            return np.asarray(np.abs(image[1:] - image[:-1]))
+        if way == 2:
+            return np.asarray(np.abs(image[1:, 1:] - image[:-1, :-1]))
+        return np.asarray(np.abs(image[1:, :-1] - image[:-1, 1:]))
+
+    worst = 0.0
+    for way, kernel in enumerate((line, line.T, diagonal, diagonal[::-1].copy())):
+        again = cv2.filter2D(g, -1, kernel)
+        d = steps(g, way)
+        total = float(d.sum())
+        kept = total - float(np.maximum(0, d - steps(again, way)).sum())
+        worst = max(worst, kept / total if total else 1.0)
+    return worst
 
 
 def _sharpened(gray: np.ndarray) -> np.ndarray:
@@ -526,7 +569,7 @@ def _read_coded(photo: np.ndarray, gray: np.ndarray, found: tuple[Code, tuple[fl
 def _straight(photo: np.ndarray, marks: np.ndarray, players: int, where: str) -> np.ndarray:
     page = straighten(photo, marks, page_size(players))
     if sharpness(page) < 15:
-        raise Unreadable(_("{where}: the photo is too blurred to read").format(where=where))
+        raise Unreadable(blurred_sentence(where))
     return page
 
 
@@ -612,5 +655,52 @@ def lines_in_place(page: np.ndarray, rows: Sequence[Sequence[tuple[float, ...]]]
     return (across[0] + down[0]) / total if total else 1.0
 
 
+#: A fold's crease down the page: a thin dark line through the whole cell that goes on through the
+#: printed lines above and below it, this far (mm) into the rows either side. A written 1 ends in
+#: its cell; a crease (or the edge of a sheet laid on the page) does not.
+CREASE_BEYOND_MM = 3.5
+CREASE_DARKER = 25  # of 255: how much darker than the paper a crease's pixels are, at the least
+CREASE_ROWS = 0.85  # the share of rows, in the cell and beyond it, where the line is dark
+
+
 def cells_of(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> list[Any]:
-    return [cell(page, b) for b in boxes]
+    """The cells' insides (cell), each with any crease down the page through it taken out
+    (_without_creases): a fold is not ink."""
+    return [_without_creases(page, b, cell(page, b)) for b in boxes]
+
+
+def _without_creases(page: np.ndarray, box: tuple[float, ...], inside: np.ndarray) -> np.ndarray:
+    """``inside`` (the cell of ``box``) with the pixels of a crease down the page set to paper: a
+    band of columns dark on nearly every row of the cell (CREASE_ROWS) that stays dark beyond the
+    cell, above and below (CREASE_BEYOND_MM). Ink across the crease, darker than it, stays."""
+    if inside.ndim != 2 or inside.shape[0] < 8 or inside.shape[1] < 8:
+        return inside
+    paper = float(np.percentile(inside, 75))
+    dark = inside < paper - CREASE_DARKER
+    columns = np.nonzero(dark.mean(axis=0) >= CREASE_ROWS)[0]
+    if not len(columns):
+        return inside
+    x0, y0, x1, y1 = box
+    left = round((x0 + 0.8) * PX)  # where the inside starts on the page (cell's own margin)
+    above = page[max(0, round((y0 - CREASE_BEYOND_MM) * PX)):round(y0 * PX)]
+    below = page[round(y1 * PX):round((y1 + CREASE_BEYOND_MM) * PX)]
+    if above.shape[0] < 4 or below.shape[0] < 4:
+        return inside
+    out = inside
+    bands = np.split(columns, np.nonzero(np.diff(columns) > 1)[0] + 1)
+    for band in bands:
+        a, b = int(band[0]), int(band[-1]) + 1
+        if b - a > max(3, inside.shape[1] * 0.08):
+            continue  # wider than a crease: writing
+
+        def goes_on(strip: np.ndarray) -> bool:
+            near = strip[:, max(0, left + a - 2):left + b + 2]  # noqa: B023
+            return near.size > 0 and float((near.min(axis=1) < paper - CREASE_DARKER).mean()) >= CREASE_ROWS
+
+        if goes_on(above) and goes_on(below):
+            if out is inside:
+                out = inside.copy()
+            lo, hi = max(0, a - 1), min(inside.shape[1], b + 1)
+            zone = out[:, lo:hi]
+            zone[zone > paper * 0.6] = np.uint8(min(255, paper))  # the crease's shade; ink, darker, stays
+    return out

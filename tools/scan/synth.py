@@ -72,7 +72,7 @@ def usual_pen(rng: random.Random) -> Pen:
 #: ``across``: a number written across the border of its cell and the next (the last cell: the one
 #: before); ``ring``: a coffee cup's ring on the page; ``fold``: the page folded in half (or in
 #: quarters) before it was photographed, its crease and its facets in different light.
-HABITS = ("touching", "across", "ring", "fold")
+HABITS = ("touching", "across", "ring", "fold", "shadow")
 
 
 def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.Random, lang: str = "ru",
@@ -140,6 +140,8 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
             pages[k] = coffee_ring(pages[k], rng)
         if habits.get("fold") and rng.random() < habits["fold"]:
             pages[k] = folded(pages[k], rng)
+        if habits.get("shadow") and rng.random() < habits["shadow"]:
+            pages[k] = hard_shadow(pages[k], rng)
     return pages, rows
 
 
@@ -186,17 +188,36 @@ def coffee_ring(page: Image.Image, rng: random.Random) -> Image.Image:
     return Image.fromarray(np.clip(arr * (1 - stain * 0.6), 0, 255).astype(np.uint8), page.mode)
 
 
-def folded(page: Image.Image, rng: random.Random) -> Image.Image:
-    """The page folded in half across (or in quarters) and opened again: each crease a thin dark
-    line with a bright edge beside it, the facets on either side lit a little differently, and the
-    page bent at the crease, so that a printed line is no longer straight across it."""
+def hard_shadow(page: Image.Image, rng: random.Random, at: float | None = None) -> Image.Image:
+    """A hard-edged shadow on part of the page (the phone's, or an arm's, under a lamp): a straight
+    edge at a slant, ``at`` pixels down the page's middle (else anywhere in its lower two thirds),
+    the page beyond it a quarter to a half darker, the edge softened by a pixel or three."""
     import cv2
 
     arr = np.asarray(page, np.float32)
     h, w = arr.shape[:2]
-    creases = [("across", h * rng.uniform(0.45, 0.55))]
-    if rng.random() < 0.4:
-        creases.append(("down", w * rng.uniform(0.45, 0.55)))
+    at = h * rng.uniform(0.35, 0.9) if at is None else at
+    slope = rng.uniform(-0.1, 0.1)
+    ys, xs = np.mgrid[:h, :w].astype(np.float32)
+    shade = (ys > at + slope * (xs - w / 2)).astype(np.float32) * rng.uniform(0.25, 0.5)
+    shade = cv2.GaussianBlur(shade, (0, 0), rng.uniform(0.8, 2.5))
+    out = arr * (1 - (shade[..., None] if arr.ndim == 3 else shade))
+    return Image.fromarray(np.clip(out, 0, 255).astype(np.uint8), page.mode)
+
+
+def folded(page: Image.Image, rng: random.Random, creases: list[tuple[str, float]] | None = None) -> Image.Image:
+    """The page folded in half across (or in quarters) and opened again: each crease a thin dark
+    line with a bright edge beside it, the facets on either side lit a little differently, and the
+    page bent at the crease, so that a printed line is no longer straight across it. ``creases``:
+    (way, pixels) of each, "across" or "down" (else the halves and quarters)."""
+    import cv2
+
+    arr = np.asarray(page, np.float32)
+    h, w = arr.shape[:2]
+    if creases is None:  # in half across, and in quarters (down too) two times in five
+        creases = [("across", h * rng.uniform(0.45, 0.55))]
+        if rng.random() < 0.4:
+            creases.append(("down", w * rng.uniform(0.45, 0.55)))
     ys, xs = np.mgrid[:h, :w].astype(np.float32)
     map_x, map_y = xs.copy(), ys.copy()
     light = np.ones((h, w), np.float32)
