@@ -99,3 +99,28 @@ def test_the_rules_of_play_are_the_templates_own(tmp_path):
         with pytest.raises(RulesError) as got:
             load_rules(str(house))
         assert "play" in str(got.value) and "\n" not in str(got.value), str(got.value)
+
+
+def test_what_an_option_means_is_the_templates_own_words(tmp_path):
+    """An option's choices are explained by the template (``said``), in each language: the rules
+    page and the blank's subtitle say them; a house option without words is shown as key = value;
+    words for a choice the option does not have are refused in one sentence."""
+    from kingsheet.core.rules import RulesError
+    from kingsheet.render.sheet import subtitle
+    from kingsheet.render.text import describe_rules
+
+    assert "kings (мальчики — короли)" in describe_rules(BLANK, "ru")
+    assert "kings (boys are kings)" in describe_rules(BLANK, "en")
+    text = (ROOT / "templates" / "blank-4.toml").read_text(encoding="utf-8").replace('id = "blank-4"', 'id = "house-words"')
+    house = tmp_path / "house.toml"
+    house.write_text(text.replace('said.kings = { ru = "мальчики — короли", en = "boys are kings" }',
+                                  'said.kings = { ru = "мальчики — только короли", en = "kings alone" }'), encoding="utf-8")
+    rules = load_rules(str(house), {"boys": "kings"})
+    assert "мальчики — только короли" in subtitle(rules, "ru") and "kings alone" in subtitle(rules, "en")
+    bare = tmp_path / "bare.toml"
+    bare.write_text("\n".join(line for line in text.splitlines() if not line.startswith("said.")), encoding="utf-8")
+    assert "boys = kings" in subtitle(load_rules(str(bare), {"boys": "kings"}), "ru")
+    house.write_text(text.replace('said.kings =', 'said.queens ='), encoding="utf-8")
+    with pytest.raises(RulesError) as got:
+        load_rules(str(house))
+    assert "said" in str(got.value) and "\n" not in str(got.value)

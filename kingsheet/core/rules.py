@@ -98,6 +98,17 @@ class Template(Record):
         by_lang = dict(self.notes)
         return by_lang.get(lang or language()) or next(iter(by_lang.values()), ())
 
+    def option_said(self, key: str, value: str, lang: str | None = None) -> str | None:
+        """What option ``key`` = ``value`` means, as the table says it («мальчики — валеты»), from
+        the template's ``said`` of that option, in ``lang`` (else the game's own language); None
+        where the template does not say (a house option: shown as key = value)."""
+        said = self.raw.get("options", {}).get(key, {}).get("said", {}).get(value)
+        if not isinstance(said, dict):
+            return None
+        from kingsheet.core.i18n import DEFAULT
+
+        return said.get(lang or language()) or said.get(DEFAULT)
+
     @property
     def options(self) -> dict[str, tuple[tuple[str, ...], str]]:
         out = {}

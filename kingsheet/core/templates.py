@@ -123,6 +123,13 @@ def template_from_raw(raw: dict[str, Any], where: str, path: Path | None = None)
         if not isinstance(spec, dict) or not isinstance(spec.get("choices"), list) or not spec["choices"] \
                 or "default" not in spec:
             raise RulesError(_('{where}: options.{key} needs choices = ["…", …] and default = "…"').format(where=where, key=key))
+        said = spec.get("said", {})
+        if not isinstance(said, dict) or any(
+                value not in spec["choices"] or not isinstance(words, dict) or not words
+                or set(words) - set(LANGUAGES) or not all(isinstance(w, str) and 0 < len(w) <= 80 for w in words.values())
+                for value, words in said.items()):
+            raise RulesError(_('{where}: options.{key}.said gives each choice its words in each language, e.g. '
+                               'said.jacks = {{ ru = "мальчики — валеты", en = "boys are jacks" }}').format(where=where, key=key))
     combinations = math.prod(len(spec["choices"]) for spec in options.values())
     if combinations > MAX_OPTION_COMBINATIONS:
         raise RulesError(_("{where}: the options make {combinations:,} combinations; at most " "{MAX_OPTION_COMBINATIONS} are checked, so use fewer options or choices").format(where=where, combinations=combinations, MAX_OPTION_COMBINATIONS=MAX_OPTION_COMBINATIONS))

@@ -210,24 +210,15 @@ def unit_lines(rules: Rules, lang: str = "ru") -> list[str]:
     return lines
 
 
-def option_word(key: str, value: str) -> str | None:
-    """An option's value as the table says it («мальчики — валеты»); None for an option the catalog
-    does not know (a house template's own)."""
-    words = {
-        ("boys", "jacks"): _("boys are jacks"),
-        ("boys", "kings"): _("boys are kings"),
-        ("boys", "jacks+kings"): _("boys are jacks and kings"),
-        ("last", "one"): _("one last trick"),
-        ("last", "two"): _("the last two tricks"),
-        ("eralash", "yes"): _("with Eralash"),
-        ("eralash", "no"): _("without Eralash"),
-    }
-    return words.get((key, value))
+def option_word(rules: Rules, key: str, value: str) -> str | None:
+    """An option's value as the table says it («мальчики — валеты»), in the language spoken now: the
+    template's words for it (``said``); None for an option the template does not explain."""
+    return rules.template.option_said(key, value)
 
 
-def option_choice(key: str, value: str) -> str:
+def option_choice(rules: Rules, key: str, value: str) -> str:
     """A value to type after -O, with what it means: «kings (мальчики — короли)»."""
-    said = option_word(key, value)
+    said = option_word(rules, key, value)
     return f"{value} ({said})" if said else value
 
 
@@ -243,10 +234,10 @@ def subtitle(rules: Rules, lang: str) -> str:
         k = len(rules.slots)
         parts.append(ngettext("{n} deal", "{n} deals", k).format(n=k))
     if "boys" in rules.options and any("boys" in g.units for g in rules.games.values()):
-        parts.append(option_word("boys", rules.options["boys"]) or rules.options["boys"])
+        parts.append(option_word(rules, "boys", rules.options["boys"]) or rules.options["boys"])
     if rules.options.get("last") == "one":
-        parts.append(_("one last trick"))
+        parts.append(option_word(rules, "last", "one") or "last = one")
     if rules.options.get("eralash") == "yes":
-        parts.append(_("with Eralash"))
-    parts += [f"{k} = {v}" for k, v in rules.options.items() if option_word(k, v) is None]  # a house option
+        parts.append(option_word(rules, "eralash", "yes") or "eralash = yes")
+    parts += [f"{k} = {v}" for k, v in rules.options.items() if option_word(rules, k, v) is None]  # a house option
     return " · ".join(parts)

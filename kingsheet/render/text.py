@@ -84,7 +84,7 @@ def describe_rules(rules: Rules, lang: str = "ru") -> str:
     for key, (choices, default) in tpl.options.items():
         chosen = rules.options[key]
         lines.append(_("option {key}: {choices} (default {default}; now {chosen})").format(
-            key=key, choices=" | ".join(option_choice(key, c) for c in choices), default=default, chosen=chosen))
+            key=key, choices=" | ".join(option_choice(rules, key, c) for c in choices), default=default, chosen=chosen))
     lines.extend(turn_lines(rules))
     if rules.bidding:
         lines.append(_("trump deals: the declarer's bid is taken off their tricks (bid = N)"))
