@@ -5,7 +5,7 @@ them. Every failure is one sentence that says what the photo lacks."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -30,7 +30,10 @@ class Unreadable(InputError):
 
 
 class CodeUnreadable(Unreadable):
-    """The photo's QR code cannot be read: with the blank's rules named, its page is told by its lines."""
+    """The photo's QR code cannot be read: its page is told by its lines (the blank's rules named, or
+    told among every bundled blank's). ``blurred``: the photo is shaken, and is taken again instead."""
+
+    blurred = False
 
 
 @dataclass(frozen=True)
@@ -168,7 +171,9 @@ def find_code(gray: np.ndarray, where: str) -> tuple[Code, tuple[float, float]]:
                 corners = (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)
                 return code, (sum(c.x for c in corners) / 4 * scale, sum(c.y for c in corners) / 4 * scale)
     if blur(gray) >= BLURRED:  # the code is there, smeared: say what to do, not where the code should be
-        raise CodeUnreadable(blurred_sentence(where))
+        shaken = CodeUnreadable(blurred_sentence(where))
+        shaken.blurred = True
+        raise shaken
     raise CodeUnreadable(_("{where}: the sheet's QR code cannot be read (is the whole page in the photo, and sharp? "
                        "Blanks printed two to a page have no code and cannot be read)").format(where=where))
 
@@ -593,6 +598,31 @@ def read_page_by_lines(path: Path, players: int, layouts: Sequence[tuple[Any, Se
             return _by_lines(photo, gray, find_marks(gray, where, shadowed), players, layouts, where)
         except Unreadable as exc:
             refused = refused or exc
+    assert refused is not None
+    raise refused
+
+
+def fits_by_lines(path: Path, layouts: Mapping[int, Sequence[tuple[Any, Sequence[Sequence[tuple[float, ...]]]]]]
+                  ) -> list[tuple[float, Any]]:
+    """How well a photo whose QR code cannot be read fits each of ``layouts`` (by the players of
+    its blank, whose page's size they set: each a key and the boxes of its rows), at its best way
+    up: (share of the lines in place, key), the best first. The marks not found: refused."""
+    photo, gray = _photo(path)
+    where = str(path)
+    refused: Unreadable | None = None
+    for shadowed in (False, True):
+        try:
+            marks = find_marks(gray, where, shadowed)
+        except Unreadable as exc:
+            refused = refused or exc
+            continue
+        out = []
+        for players, keyed in layouts.items():
+            pages = [_warped(gray, np.roll(marks, turn, axis=0), page_size(players)) for turn in range(4)]
+            for key, rows in keyed:
+                out.append((max(lines_in_place(p, rows, NEAR_MM / 2, each_way=True) for p in pages), key))
+        out.sort(key=lambda f: -f[0])
+        return out
     assert refused is not None
     raise refused
 

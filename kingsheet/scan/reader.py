@@ -34,6 +34,7 @@ from kingsheet.scan.choose import (
 from kingsheet.scan.page import (
     LINED_UP,
     Code,
+    CodeUnreadable,
     Crossing,
     Unreadable,
     across_lines,
@@ -72,6 +73,7 @@ class SheetRead:
     # the straightened pages and where each deal is on them: to show a person the paper of a row
     pages: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
     boxes: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
+    told: bool = False  # no code read and no rules named: the blank told by its printed lines (tell_blank)
 
 
 def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | None = None) -> SheetRead:
@@ -95,7 +97,17 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
             return True  # refused below, with the reason
         return lines_in_place(page, _rows_on(layout.deals, code.page)) >= LINED_UP
 
-    looked = [photo_page(path, fits, needed=given is None) for path in photos]
+    looked = []
+    told = False
+    for path in photos:
+        try:
+            looked.append(photo_page(path, fits, needed=given is None))
+        except CodeUnreadable as exc:  # no rules named and none read: told by the page's printed lines
+            if given is not None or exc.blurred:
+                raise
+            given = tell_blank(path, exc)
+            told = True
+            looked.append(photo_page(path, fits, needed=False))
     coded = [(path, code) for path, (code, _page) in zip(photos, looked) if code is not None]
     first = coded[0][1] if coded else None
     for path, code in coded[1:]:
@@ -201,7 +213,7 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
                  if not _read_through(choices[number], cells, masks)}}
     choices = ask_marked(choices, marked)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
-    return SheetRead(rules, first or code_of, rows, totals, by_page, layout)
+    return SheetRead(rules, first or code_of, rows, totals, by_page, layout, told=told and first is None)
 
 
 def _read_through(choice: RowChoice, cells: Sequence[Any], masks: Sequence[Any]) -> bool:
@@ -253,6 +265,50 @@ def _read_astride(choice: RowChoice, page: Any, boxes: Sequence[tuple[float, ...
 def _reads_as(readings: Sequence[Any], value: int) -> bool:
     """Whether a cell's likeliest reading is this number (0: also an empty cell)."""
     return readings[0].value == value or (value == 0 and readings[0].value is None)
+
+
+#: The layouts a blank may be printed in: without names or with a row for them, in each language.
+LOOKS = ((False, "ru"), (True, "ru"), (False, "en"), (True, "en"))
+
+
+def tell_blank(path: Path, unread: CodeUnreadable) -> tuple[str, dict[str, str]]:
+    """The rules of a photo whose QR code cannot be read, named by nobody: told by its printed
+    lines among every bundled rule system's blank (each with its default options and with each
+    other choice of one option, in every layout and page); ``unread`` again when none fits, and
+    a sentence asking for ``--rules`` when two blanks of different rules fit alike (their lines
+    are the same, their scoring need not be)."""
+    from kingsheet.files.templates import load_template, template_ids
+    from kingsheet.scan.layout import blank_layout
+    from kingsheet.scan.page import CLEARLY, fits_by_lines
+
+    layouts: dict[int, list[tuple[tuple[str, tuple[tuple[str, str], ...]], list[list[tuple[float, ...]]]]]] = {}
+    for tid in template_ids():
+        template = load_template(tid)
+        tries = [{}, *({k: c} for k, (choices, default) in template.options.items() for c in choices if c != default)]
+        for options in tries:
+            try:
+                rules = load_rules(tid, options)
+            except RulesError:
+                continue
+            for named, lang in LOOKS:
+                layout = blank_layout(rules, named, lang)
+                for k in range(1, layout.pages + 1):
+                    rows = _rows_on(layout.deals, k)
+                    if rows:
+                        layouts.setdefault(rules.players, []).append(((tid, tuple(sorted(options.items()))), rows))
+    try:
+        fits = fits_by_lines(path, layouts)
+    except Unreadable:  # no marks either: the code is the first thing wrong with the photo
+        raise unread from None
+    if not fits or fits[0][0] < LINED_UP:
+        raise unread
+    best = fits[0]
+    alike = sorted({key[0] for score, key in fits if score > best[0] - CLEARLY and key != best[1]} - {best[1][0]})
+    if alike:
+        raise Unreadable(_("{where}: the sheet's QR code cannot be read, and its printed lines fit the blanks of "
+                           "{blanks} alike: name its rules (scan --rules ID)").format(
+            where=path, blanks=", ".join([best[1][0], *alike])))
+    return best[1][0], dict(best[1][1])
 
 
 def _one_photo_a_page(pages: Sequence[int]) -> None:
