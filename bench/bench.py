@@ -638,7 +638,7 @@ class _ScanTally:
     TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56")
 
     KEYS = ("cells", "cells_right", "rows", "before", "after", "right", "clean", "unflagged", "flagged",
-            "clean_totals", "clean_bare", "misread_totals", "clean_misread", "with_totals", "sheets")
+            "clean_totals", "clean_bare", "misread_totals", "clean_misread", "with_totals", "sheets", "refused")
 
     def __init__(self, name: str, pen: str | None = None, templates: tuple[str, ...] = TEMPLATES,
                  crossed: float = 0.0, habits: dict[str, float] | None = None) -> None:
@@ -655,6 +655,7 @@ class _ScanTally:
 
         from synth import PENS, filled_sheet, photograph, usual_pen
 
+        from kingsheet.scan.page import Unreadable
         from kingsheet.scan.reader import read_sheet
 
         rng = random.Random(seed)
@@ -669,9 +670,19 @@ class _ScanTally:
             paths = []
             for k, page in enumerate(pages):  # every page (ordered-56: two of rows, one of the grid)
                 paths.append(Path(d) / f"s{k}.jpg")
-                paths[-1].write_bytes(photograph(page, rng))
+                paths[-1].write_bytes(photograph(page, rng, habits=self.habits))
             t0 = time.perf_counter()
-            sheet = read_sheet(paths)
+            try:
+                sheet = read_sheet(paths)
+            except Unreadable as exc:  # refused in a sentence: every row to be typed, none of them wrong
+                self.times.append((time.perf_counter() - t0) / len(paths))
+                n = dict.fromkeys(self.KEYS, 0)
+                n.update(sheets=1, refused=1, with_totals=int(totals), rows=len(truth), flagged=len(truth),
+                         cells=sum(len(t.points) for t in truth))
+                for into in (self.n, self.by_template[template]):
+                    for key, value in n.items():
+                        into[key] += value
+                return {"seed": seed, "template": template, "totals": totals, "refused": str(exc), "rows": []}
             self.times.append((time.perf_counter() - t0) / len(paths))
         n = dict.fromkeys(self.KEYS, 0)
         ok_sheet, wrong_unflagged, any_flag = len(sheet.rows) == len(truth), False, False
@@ -732,7 +743,7 @@ class _ScanTally:
               f"{with_totals} with the ИТОГО lines filled in, {n['clean_bare']}/{sheets - with_totals} without); "
               f"sheets with a wrong row "
               f"not flagged {n['unflagged']}/{sheets}; sheets with totals taken for misread {n['misread_totals']}/"
-              f"{sheets} ({n['clean_misread']} of them with nothing to confirm); "
+              f"{sheets} ({n['clean_misread']} of them with nothing to confirm); refused {n['refused']}/{sheets}; "
               f"{statistics.median(self.times):.2f} s a photo (median)")
         for template, t in self.by_template.items():
             if t["sheets"]:
@@ -1118,6 +1129,9 @@ def main() -> None:
     ap.add_argument("--scan-habit", action="append", default=[], metavar="NAME=SHARE",
                     help=f"scan: a habit of people on paper ({', '.join(HABITS)}) in this share of the cells "
                          "(a ring or a fold: of the pages), e.g. touching=0.05; repeat for several")
+    ap.add_argument("--scan-table", action="store_true",
+                    help="scan: every habit at once, at the rates of an outside trial (synth.TABLE), and cells "
+                         "crossed out (synth.TABLE_CROSSED): a bench as hard as a table")
     ap.add_argument("--scan-combine", nargs="+", type=Path, metavar="LOG",
                     help="scan: add up the JSON counts of runs made apart (their --scan-raw output) and report")
     args = ap.parse_args()
@@ -1126,9 +1140,13 @@ def main() -> None:
         return
     for name in args.sections:
         if name == "scan":
+            habits, crossed = _habits(ap, args.scan_habit), args.scan_crossed
+            if args.scan_table:
+                from synth import TABLE, TABLE_CROSSED
+
+                habits, crossed = {**TABLE, **habits}, max(crossed, TABLE_CROSSED)
             bench_scan(args.quick, args.scan_sheets, args.scan_seed, args.scan_raw, tuple(args.scan_hands),
-                       args.scan_pen, tuple(args.scan_blanks) if args.scan_blanks else None, args.scan_crossed,
-                       _habits(ap, args.scan_habit))
+                       args.scan_pen, tuple(args.scan_blanks) if args.scan_blanks else None, crossed, habits)
         else:
             SECTIONS[name](args.quick)
 

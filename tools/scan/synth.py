@@ -72,7 +72,12 @@ def usual_pen(rng: random.Random) -> Pen:
 #: ``across``: a number written across the border of its cell and the next (the last cell: the one
 #: before); ``ring``: a coffee cup's ring on the page; ``fold``: the page folded in half (or in
 #: quarters) before it was photographed, its crease and its facets in different light.
-HABITS = ("touching", "across", "ring", "fold", "shadow")
+HABITS = ("touching", "across", "ring", "fold", "shadow", "shaken", "small")
+#: A table's sheets as the world has them, every habit at once at about the rate an outside trial met
+#: them (issue 68): `bench.py scan --scan-table`. Of the cells: touching, across; of the pages: ring,
+#: fold, shadow; of the photos: shaken (moved 3–6 px), small (2,000 px on the long side).
+TABLE = {"touching": 0.05, "across": 0.02, "ring": 0.1, "fold": 0.2, "shadow": 0.2, "shaken": 0.2, "small": 0.3}
+TABLE_CROSSED = 0.02  # and this share of the cells crossed out and written again
 
 
 def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.Random, lang: str = "ru",
@@ -300,7 +305,8 @@ def _in_colour(printed: Image.Image, ink: Image.Image, pen: Pen, rng: random.Ran
     return Image.fromarray(np.clip(base * (1 - dark * (1 - colour)) * 255, 0, 255).astype(np.uint8), "RGB")
 
 
-def photograph(page: Image.Image, rng: random.Random, quality: tuple[int, int] = (55, 85)) -> bytes:
+def photograph(page: Image.Image, rng: random.Random, quality: tuple[int, int] = (55, 85),
+               habits: dict[str, float] | None = None) -> bytes:
     """A phone's photo of the page on a table: tilted, in perspective, unevenly lit, a little blurred
     and noisy, saved as JPEG. A page in colour (RGB) is photographed in colour, under light a little
     warm or cool."""
@@ -339,6 +345,18 @@ def photograph(page: Image.Image, rng: random.Random, quality: tuple[int, int] =
     photo *= light
     out = Image.fromarray(np.clip(photo, 0, 255).astype(np.uint8))
     out = out.filter(ImageFilter.GaussianBlur(rng.uniform(0.3, 1.3)))
+    habits = habits or {}
+    if habits.get("shaken") and rng.random() < habits["shaken"]:  # the hand moved: 3–6 px one way
+        length, angle = rng.uniform(3, 6), np.deg2rad(rng.uniform(0, 180))
+        size = 2 * int(np.ceil(length)) + 1
+        kernel = np.zeros((size, size), np.float32)
+        c, dx, dy = size // 2, np.cos(angle) * length / 2, np.sin(angle) * length / 2
+        cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
+        out = Image.fromarray(cv2.filter2D(np.asarray(out), -1, kernel / kernel.sum()))
+    if habits.get("small") and rng.random() < habits["small"]:  # a phone's smaller photo: 2,000 px long
+        scale = 2000 / max(out.size)
+        out = out.resize((round(out.size[0] * scale), round(out.size[1] * scale)), Image.LANCZOS)
+    canvas_h, canvas_w = out.size[1], out.size[0]
     noise = np.random.default_rng(rng.randrange(1 << 30)).standard_normal((canvas_h, canvas_w, *colour), np.float32)
     arr = np.asarray(out, np.float32) + noise * rng.uniform(2, 7)
     buf = io.BytesIO()
