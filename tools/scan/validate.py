@@ -19,7 +19,7 @@ k mod 5): fonts the bench read as unseen until one of them was looked at closely
 validation set, of fonts, beside MNIST's writers. ``--pen`` writes with the pen model's validation
 writers (tools/scan/pen.py: WRITER_SPLITS["validate"], sheet k by writer k mod 400), never its
 training or held-out ones. ``--google`` writes with the Google handwriting families of
-sources.VALIDATE_GOOGLE (sheet k by family k mod 23): neither GOOGLE's trained nor its held-out ones.
+sources.VALIDATE_GOOGLE (sheet k by family k mod their number; 18 since 2026-12-07, 23 before): neither GOOGLE's trained nor its held-out ones.
 ``--sd1`` writes with the first part of the second half instead (MNIST_HALVES: SD-1's high-school
 students, whose hands the bench read far worse than SD-3's; other students than the bench's).
 
