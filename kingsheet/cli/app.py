@@ -909,6 +909,8 @@ def scan_cmd(
     option: Annotated[list[str] | None, typer.Option("--option", "-O", help=_("key=value, e.g. boys=kings"))] = None,
     lang: Lang = "",
 ) -> None:
+    import kingsheet.scan  # noqa: F401 - first: it sets how numpy's BLAS runs, before numpy is imported
+
     try:
         import cv2  # noqa: F401
         import numpy  # noqa: F401

@@ -574,6 +574,8 @@ def read_photos(body: Mapping[str, Any], lang: str, open_game: Path | None = Non
         raise Answer(400, _("send the photos of the blank's pages"))
     if len(photos) > MAX_PHOTO_PAGES:
         raise Answer(400, _("{n} photos: send at most {most} pages at once").format(n=len(photos), most=MAX_PHOTO_PAGES))
+    import kingsheet.scan  # noqa: F401 - first: it sets how numpy's BLAS runs, before numpy is imported
+
     try:
         import cv2  # noqa: F401
         import zxingcpp  # noqa: F401
@@ -624,7 +626,7 @@ def read_photos(body: Mapping[str, Any], lang: str, open_game: Path | None = Non
     token = secrets.token_urlsafe(16)
     _READS[token] = (now, sheet)
     return {"ok": True, "read": token, "rules": rules.id, "name": rules.template.name.get(lang, rules.id),
-            "players": rules.players, "rows": rows, "summary": summary(sheet), "fill": _fillable(open_game, rules, [r.number for r in sheet.rows])}
+            "players": rules.players, "rows": rows, "summary": summary(sheet, page=True), "fill": _fillable(open_game, rules, [r.number for r in sheet.rows])}
 
 
 def _rules_of(path: Path | None) -> tuple[str, dict[str, str]] | None:
