@@ -165,6 +165,28 @@ def test_a_photo_whose_code_cannot_be_read_is_read_by_the_open_games_rules(tmp_p
         "photo 1: the sheet's QR code cannot be read, and the page's printed lines are not those of the blank")
 
 
+def test_a_blank_told_by_its_lines_says_so_on_the_page_in_the_pages_words(tmp_path):
+    """No game's rules to go by and the code rubbed out: the page's answer says which blank the
+    photo was taken for, as the CLI does, but tells the phone's user what they can do there (start a
+    game with the rules), not a command-line option; in both languages."""
+    from test_scan import _code_smudged
+
+    from kingsheet.core import i18n
+    from kingsheet.table.actions import read_photos
+
+    path, truth = _code_smudged(tmp_path, "ordered")
+    body = {"photos": [_data_url(path.read_bytes())]}
+    with i18n.speaking("en"):
+        data = read_photos(body, "en", None)
+    assert data["rules"] == "ordered" and len(data["rows"]) == len(truth)
+    first = data["summary"][0]
+    assert first.startswith("the QR code could not be read: by its printed lines the blank is ordered")
+    assert "start a game with its rules" in first and "--rules" not in first
+    with i18n.speaking("ru"):
+        said = read_photos(body, "ru", None)["summary"][0]
+    assert "ordered" in said and "--rules" not in said and "QR" in said and "правил" in said, said
+
+
 def test_a_bad_photo_or_a_bad_answer_is_one_sentence(tmp_path, shot):
     game = friday(tmp_path)
     client = phone_client(make_app(game, TOKEN, "ru"), TOKEN)

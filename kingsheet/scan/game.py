@@ -203,14 +203,20 @@ def confirm(sheet: SheetRead, ask: Callable[[str], str], say: Callable[[str], An
     return out
 
 
-def summary(sheet: SheetRead) -> list[str]:
+def summary(sheet: SheetRead, page: bool = False) -> list[str]:
     """The sheet as read, a line a row, with how sure each row is (first, where the blank was told
-    by its printed lines, which blank it was taken for)."""
+    by its printed lines, which blank it was taken for). ``page``: for the phone page, where the
+    rules are not named with --rules but are the open game's."""
     lines = []
     if sheet.told:
         opts = ", ".join(f"{k}={v}" for k, v in sorted(sheet.rules.options.items()))
-        lines.append(_("the QR code could not be read: by its printed lines the blank is {rules}; if it is "
-                       "another, name it with --rules").format(rules=f"{sheet.rules.id} ({opts})" if opts else sheet.rules.id))
+        rules = f"{sheet.rules.id} ({opts})" if opts else sheet.rules.id
+        if page:
+            lines.append(_("the QR code could not be read: by its printed lines the blank is {rules}; if it is "
+                           "another, start a game with its rules and send the photo again").format(rules=rules))
+        else:
+            lines.append(_("the QR code could not be read: by its printed lines the blank is {rules}; if it is "
+                           "another, name it with --rules").format(rules=rules))
     for r in sheet.rows:
         label = sheet.rules.games[r.game].label()
         cells = " ".join(f"{num(c):>4}" for c in r.cells)
