@@ -566,7 +566,7 @@ def bench_serve_attack(quick: bool) -> None:
 
 
 #: The kinds of held-out hand the scan bench reads (bench_scan), each reported alone and together.
-SCAN_HANDS = ("debian", "google", "mnist", "unseen", "pen")
+SCAN_HANDS = ("debian", "google", "mnist", "unseen", "pen", "pen2")
 
 
 def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = False,
@@ -591,6 +591,8 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     above it (synth.cross_out), a habit of people on paper; ``--scan-habit NAME=SHARE`` (repeated)
     adds the others (synth.HABITS: digits touching the cell's line, a number across two cells, a
     coffee ring, a folded page)."""
+    import kingsheet.scan  # noqa: F401 - before numpy, as `kingsheet scan` imports it: BLAS's threads as there
+
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
     from handwriting import HELD_OUT_FONTS, UNSEEN_FONTS, DigitsHand, FontHand, available, install_hint
     from sources import HELD_OUT_GOOGLE, google_fonts, mnist
@@ -611,6 +613,11 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
 
         groups.append(("pen model, held-out writers (copybook digits drawn as strokes)",
                        [PenHand(f"pen-{n}", [n]) for n in WRITER_SPLITS["held_out"]]))
+    if "pen2" in hands:  # the second pen (2026-12-07): other forms, a pressed line; its held-out writers
+        from pen import WRITER_SPLITS, PenHand
+
+        groups.append(("second pen model, held-out writers (other forms, a pressed line)",
+                       [PenHand(f"pen2-{n}", [n]) for n in WRITER_SPLITS["held_out-2"]]))
     if len(groups) < len(hands):
         fonts_hint = install_hint(HELD_OUT_FONTS + UNSEEN_FONTS)
         print(f"scan: some held-out hands are missing ({fonts_hint + '; ' if fonts_hint else ''}"
@@ -623,7 +630,7 @@ def bench_scan(quick: bool, sheets: int = 40, first: int = 1000, raw: bool = Fal
     blanks = blanks or _ScanTally.TEMPLATES
     total = _ScanTally("all" + with_pen, pen, blanks, crossed, habits)
     for name, writers in groups:
-        kind = "writers" if name.startswith("pen") else "fonts"
+        kind = "writers" if "pen" in name.split(",")[0] else "fonts"
         tally = _ScanTally((f"{name} ({len(writers)} held-out {kind})" if len(writers) > 1 else name) + with_pen, pen,
                            blanks, crossed, habits)
         for k in range(sheets):
@@ -646,13 +653,16 @@ class _ScanTally:
         self.habits = habits or {}
         self.n = dict.fromkeys(self.KEYS, 0)
         self.by_template = {t: dict.fromkeys(self.KEYS, 0) for t in templates}
+        self.by_habit: dict[str, dict[str, int]] = {}  # the sheets that took each habit (synth.TOOK), "none"
         self.times: list[float] = []
+        self.cpu: list[float] = []  # the process's CPU time a photo (the reader runs in this process alone)
 
     def photo(self, hand: object, k: int, seed: int) -> dict[str, object]:
         """Read sheet k (from ``seed``) and count it in; returns what was read of each row beside
         what was written (tools/scan/validate.py keeps them, to see what went wrong)."""
         import random
 
+        import synth
         from synth import PENS, filled_sheet, photograph, usual_pen
 
         from kingsheet.scan.page import Unreadable
@@ -671,19 +681,23 @@ class _ScanTally:
             for k, page in enumerate(pages):  # every page (ordered-56: two of rows, one of the grid)
                 paths.append(Path(d) / f"s{k}.jpg")
                 paths[-1].write_bytes(photograph(page, rng, habits=self.habits))
-            t0 = time.perf_counter()
+            took = sorted(synth.TOOK) or ["none"]
+            habit_tallies = [self.by_habit.setdefault(h, dict.fromkeys(self.KEYS, 0)) for h in took]
+            t0, c0 = time.perf_counter(), time.process_time()
             try:
                 sheet = read_sheet(paths)
             except Unreadable as exc:  # refused in a sentence: every row to be typed, none of them wrong
                 self.times.append((time.perf_counter() - t0) / len(paths))
+                self.cpu.append((time.process_time() - c0) / len(paths))
                 n = dict.fromkeys(self.KEYS, 0)
                 n.update(sheets=1, refused=1, with_totals=int(totals), rows=len(truth), flagged=len(truth),
                          cells=sum(len(t.points) for t in truth))
-                for into in (self.n, self.by_template[template]):
+                for into in (self.n, self.by_template[template], *habit_tallies):
                     for key, value in n.items():
                         into[key] += value
                 return {"seed": seed, "template": template, "totals": totals, "refused": str(exc), "rows": []}
             self.times.append((time.perf_counter() - t0) / len(paths))
+            self.cpu.append((time.process_time() - c0) / len(paths))
         n = dict.fromkeys(self.KEYS, 0)
         ok_sheet, wrong_unflagged, any_flag = len(sheet.rows) == len(truth), False, False
         rows = []
@@ -714,7 +728,7 @@ class _ScanTally:
         n["clean_misread"] += misread > 0 and ok_sheet and not any_flag
         n["unflagged"] += wrong_unflagged
         n["sheets"] = 1
-        for into in (self.n, self.by_template[template]):
+        for into in (self.n, self.by_template[template], *habit_tallies):
             for key, value in n.items():
                 into[key] += value
         return {"seed": seed, "template": template, "totals": totals, "rows_read": len(sheet.rows),
@@ -726,7 +740,12 @@ class _ScanTally:
         for into, more in ((self.n, other.n), *((self.by_template[t], other.by_template[t]) for t in self.templates)):
             for key, value in more.items():
                 into[key] += value
+        for habit, more in other.by_habit.items():
+            into = self.by_habit.setdefault(habit, dict.fromkeys(self.KEYS, 0))
+            for key, value in more.items():
+                into[key] += value
         self.times += other.times
+        self.cpu += other.cpu
 
     def report(self, sheets: int, raw: bool = False) -> None:
         import json
@@ -735,7 +754,8 @@ class _ScanTally:
         n = self.n
         with_totals = n["with_totals"] or sheets // 2  # a raw run from before the count was kept: every other
         if raw:  # the counts themselves, to add up runs made apart (e.g. one a core)
-            print(json.dumps({"name": self.name, **n, "times": self.times, "by_template": self.by_template}))
+            print(json.dumps({"name": self.name, **n, "times": self.times, "cpu": self.cpu, "by_template": self.by_template,
+                              "by_habit": self.by_habit}))
         print(f"scan, {self.name}: {sheets} photos of {', '.join(self.templates)}: cells right (digits alone) "
               f"{n['cells_right'] / n['cells']:.1%}; rows right {n['before'] / n['rows']:.1%} before the rules "
               f"choose, {n['after'] / n['rows']:.1%} after; rows to confirm {n['flagged'] / n['rows']:.1%}; sheets "
@@ -744,12 +764,18 @@ class _ScanTally:
               f"sheets with a wrong row "
               f"not flagged {n['unflagged']}/{sheets}; sheets with totals taken for misread {n['misread_totals']}/"
               f"{sheets} ({n['clean_misread']} of them with nothing to confirm); refused {n['refused']}/{sheets}; "
-              f"{statistics.median(self.times):.2f} s a photo (median)")
+              f"{statistics.median(self.times):.2f} s a photo (median)"
+              + (f", {statistics.median(self.cpu):.2f} s of CPU" if self.cpu else ""))
         for template, t in self.by_template.items():
             if t["sheets"]:
                 print(f"  {template}: rows right {t['before'] / t['rows']:.1%} before, {t['after'] / t['rows']:.1%} "
                       f"after; sheets right {t['right']}/{t['sheets']}, with nothing to confirm {t['clean']}/"
                       f"{t['sheets']}; with a wrong row not flagged {t['unflagged']}/{t['sheets']}")
+        if self.habits or self.crossed:  # habit by habit: the sheets that took it (a sheet takes several)
+            for habit, t in sorted(self.by_habit.items(), key=lambda ht: (ht[0] == "none", ht[0])):
+                print(f"  {'no habit' if habit == 'none' else 'with ' + habit}: {t['sheets']} sheets, rows right "
+                      f"{t['after'] / max(1, t['rows']):.1%} after; with nothing to confirm {t['clean']}/{t['sheets']}; "
+                      f"refused {t['refused']}; with a wrong row not flagged {t['unflagged']}/{t['sheets']}")
 
     @classmethod
     def combined(cls, paths: list[Path]) -> None:
@@ -765,7 +791,10 @@ class _ScanTally:
                     part = cls(raw["name"], templates=templates)
                     part.n = {k: raw.get(k, 0) for k in cls.KEYS}  # a run from before a key was kept: 0
                     part.by_template = raw["by_template"]
+                    part.by_habit = raw.get("by_habit", {})
+                    part.habits = dict.fromkeys(part.by_habit, 1.0)
                     part.times = raw["times"]
+                    part.cpu = raw.get("cpu", [])
                     kinds.setdefault(raw["name"], cls(raw["name"], templates=templates)).add(part)
         for tally in kinds.values():
             tally.report(tally.n["sheets"])
@@ -1113,6 +1142,9 @@ def main() -> None:
     ap.add_argument("--scan-sheets", type=int, default=40, help="scan: sheets per kind of hand")
     ap.add_argument("--scan-seed", type=int, default=1000, help="scan: the first sheet's seed")
     ap.add_argument("--scan-raw", action="store_true", help="scan: also print the counts as JSON")
+    ap.add_argument("--scan-weights", type=Path, metavar="NPZ",
+                    help="scan: read with these weights instead of the shipped digits.npz (to compare two networks "
+                         "on the same sheets)")
     ap.add_argument("--scan-hands", nargs="+", choices=SCAN_HANDS, default=list(SCAN_HANDS),
                     help="scan: only these kinds of held-out hand")
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
@@ -1140,6 +1172,12 @@ def main() -> None:
         return
     for name in args.sections:
         if name == "scan":
+            if args.scan_weights:
+                if not args.scan_weights.is_file():
+                    ap.error(f"--scan-weights {args.scan_weights}: no such file")
+                import kingsheet.scan.digits as digits
+
+                digits.WEIGHTS = args.scan_weights
             habits, crossed = _habits(ap, args.scan_habit), args.scan_crossed
             if args.scan_table:
                 from synth import TABLE, TABLE_CROSSED

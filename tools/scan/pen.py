@@ -59,8 +59,54 @@ FORMS: dict[str, list[list[Stroke]]] = {
     "-": [[[(0.0, 0.55), (0.35, 0.52)]]],
 }
 
-#: Writers by use: the first train, the next validate; HELD_OUT only fill the bench's photos.
-WRITER_SPLITS = {"train": range(0, 2000), "validate": range(2000, 2400), "held_out": range(100_000, 100_400)}
+#: A second pen (2026-12-07, issue 68: an outside trial's new stroke pen read far worse than this
+#: model's own held-out writers): other forms beside the copybook's, as people's hands drift from it
+#: (a 1 as a bare stick or with a foot, a closed 4, a 7 with a hooked start, a 9 with a curled tail, an
+#: 8 of two rings, an angular 2), each writer further from the forms, a wider range of slant, width and
+#: size, and a pen whose line swells and thins as it is pressed (a fountain or a felt-tip's).
+SECOND_FORMS: dict[str, list[list[Stroke]]] = {
+    "0": [[[(0.35, 0.0), (0.1, 0.15), (0.05, 0.6), (0.2, 0.98), (0.42, 0.95), (0.56, 0.55), (0.5, 0.12),
+            (0.35, 0.0), (0.2, 0.1)]],
+          [[(0.45, 0.05), (0.2, 0.0), (0.04, 0.4), (0.1, 0.9), (0.35, 1.0), (0.55, 0.7), (0.52, 0.2),
+            (0.38, 0.02)]]],  # open at the top, the end past the start
+    "1": [[[(0.33, 0.0), (0.3, 1.0)]],  # a bare stick
+          [[(0.1, 0.3), (0.38, 0.0), (0.36, 1.0)], [(0.12, 1.0), (0.58, 1.0)]],  # a flag and a foot
+          [[(0.05, 0.4), (0.3, 0.15), (0.45, 0.0), (0.4, 1.0)]]],
+    "2": [[[(0.05, 0.18), (0.3, 0.0), (0.55, 0.14), (0.5, 0.35), (0.04, 1.0), (0.6, 0.98)]],  # angular
+          [[(0.02, 0.3), (0.15, 0.05), (0.42, 0.0), (0.58, 0.22), (0.4, 0.55), (0.05, 0.95), (0.25, 0.9),
+            (0.62, 1.0)]]],
+    "3": [[[(0.04, 0.1), (0.3, 0.0), (0.5, 0.15), (0.4, 0.42), (0.2, 0.5), (0.42, 0.56), (0.56, 0.78),
+            (0.42, 0.98), (0.12, 1.0)]],
+          [[(0.05, 0.05), (0.5, 0.02), (0.3, 0.4)], [(0.3, 0.4), (0.55, 0.6), (0.5, 0.92), (0.25, 1.0),
+                                                     (0.03, 0.9)]]],
+    "4": [[[(0.45, 0.0), (0.02, 0.66), (0.62, 0.66)], [(0.45, 0.0), (0.45, 1.0)]],  # closed
+          [[(0.08, 0.0), (0.05, 0.55), (0.55, 0.52)], [(0.52, 0.1), (0.5, 1.0)]]],
+    "5": [[[(0.1, 0.0), (0.06, 0.42), (0.3, 0.36), (0.55, 0.55), (0.52, 0.88), (0.28, 1.0), (0.02, 0.88)],
+           [(0.1, 0.0), (0.55, -0.03)]],
+          [[(0.55, 0.0), (0.15, 0.02), (0.1, 0.45), (0.45, 0.45), (0.58, 0.7), (0.4, 1.0), (0.1, 0.95)]]],
+    "6": [[[(0.48, 0.0), (0.15, 0.45), (0.08, 0.8), (0.3, 1.0), (0.52, 0.85), (0.45, 0.6), (0.2, 0.6),
+            (0.1, 0.75)]],
+          [[(0.55, 0.1), (0.35, 0.0), (0.1, 0.25), (0.05, 0.7), (0.25, 1.0), (0.5, 0.9), (0.55, 0.65),
+            (0.35, 0.5), (0.1, 0.6)]]],
+    "7": [[[(0.03, 0.18), (0.04, 0.0), (0.58, 0.0), (0.35, 0.5), (0.25, 1.0)]],  # a hooked start
+          [[(0.02, 0.02), (0.6, 0.0), (0.45, 0.3), (0.3, 0.65), (0.28, 1.0)], [(0.18, 0.52), (0.52, 0.5)]],
+          [[(0.05, 0.0), (0.55, 0.04), (0.4, 0.45), (0.32, 1.0)]]],
+    "8": [[[(0.3, 0.0), (0.1, 0.12), (0.15, 0.35), (0.3, 0.45), (0.45, 0.32), (0.48, 0.1), (0.3, 0.0)],
+           [(0.3, 0.45), (0.06, 0.6), (0.08, 0.9), (0.32, 1.0), (0.55, 0.85), (0.52, 0.58), (0.3, 0.45)]],
+          [[(0.5, 0.12), (0.3, 0.0), (0.1, 0.1), (0.2, 0.4), (0.5, 0.65), (0.5, 0.92), (0.28, 1.0),
+            (0.08, 0.85), (0.2, 0.55), (0.45, 0.38), (0.52, 0.15)]]],
+    "9": [[[(0.52, 0.2), (0.32, 0.0), (0.08, 0.12), (0.12, 0.42), (0.48, 0.38), (0.52, 0.65), (0.4, 0.95),
+            (0.12, 0.95)]],  # a curled tail
+          [[(0.5, 0.1), (0.3, 0.0), (0.05, 0.18), (0.15, 0.45), (0.5, 0.35)], [(0.52, 0.0), (0.5, 1.0)]]],
+    "-": [[[(0.0, 0.55), (0.45, 0.5)]], [[(0.05, 0.5), (0.3, 0.5)]]],
+}
+
+#: Writers by use: the first train, the next validate; HELD_OUT only fill the bench's photos. The
+#: second pen's writers ("-2") are numbered apart, so that the first pen's stay the hands they were.
+WRITER_SPLITS = {"train": range(0, 2000), "validate": range(2000, 2400), "held_out": range(100_000, 100_400),
+                 "train-2": range(200_000, 202_000), "validate-2": range(202_000, 202_400),
+                 "held_out-2": range(300_000, 300_400)}
+SECOND = range(200_000, 400_000)
 
 
 class Writer(NamedTuple):
@@ -73,10 +119,13 @@ class Writer(NamedTuple):
     wobble: float  # how much a digit moves each time it is written
     thickness: float  # the pen's line, a share of the digit's height
     forms: dict[str, list[Stroke]]  # each digit as this writer makes it
+    pressure: float = 0.0  # how much the line swells and thins along a stroke (the first pen: none)
 
 
 def writer(number: int) -> Writer:
     """Writer ``number``, always the same hand for the same number."""
+    if number in SECOND:
+        return _second_writer(number)
     rng = random.Random(f"pen-writer-{number}")
     way = rng.uniform(0.02, 0.06)  # how far their habits lie from the copybook
     forms = {}
@@ -85,6 +134,32 @@ def writer(number: int) -> Writer:
         forms[ch] = [[(x + rng.gauss(0, way), y + rng.gauss(0, way)) for x, y in stroke] for stroke in strokes]
     return Writer(number, rng.uniform(-0.05, 0.35), rng.uniform(0.75, 1.25), rng.uniform(0.55, 0.8),
                   rng.uniform(0.01, 0.035), rng.uniform(0.06, 0.12), forms)
+
+
+def _second_writer(number: int) -> Writer:
+    """A writer of the second pen: the copybook's forms or the others, further from them."""
+    rng = random.Random(f"pen-2-writer-{number}")
+    way = rng.uniform(0.03, 0.08)
+    forms = {}
+    for ch in FORMS:
+        strokes = rng.choice(FORMS[ch] + SECOND_FORMS[ch] * 2)
+        forms[ch] = [[(x + rng.gauss(0, way), y + rng.gauss(0, way)) for x, y in stroke] for stroke in strokes]
+    return Writer(number, rng.uniform(-0.15, 0.45), rng.uniform(0.6, 1.4), rng.uniform(0.45, 0.85),
+                  rng.uniform(0.01, 0.045), rng.uniform(0.045, 0.13), forms, rng.uniform(0.2, 0.6))
+
+
+def _pressed(draw: ImageDraw.ImageDraw, path: list[Point], line: int, pressure: float, rng: random.Random,
+             fill: int) -> None:
+    """A stroke whose line swells and thins as the pen is pressed, thinner at its ends."""
+    phase, turns = rng.uniform(0, 6.3), rng.uniform(0.5, 2.0)
+    n = len(path)
+    for k in range(n - 1):
+        t = k / max(1, n - 2)
+        swell = 1 + pressure * np.sin(phase + turns * 6.28 * t) - pressure * 0.6 * (abs(2 * t - 1) ** 4)
+        w = max(1.0, line * max(0.35, swell))
+        (ax, ay), (bx, by) = path[k], path[k + 1]
+        draw.line([(ax, ay), (bx, by)], fill=fill, width=round(w))
+        draw.ellipse((bx - w / 2, by - w / 2, bx + w / 2, by + w / 2), fill=fill)
 
 
 def _curve(points: Stroke, steps: int = 12) -> list[Point]:
@@ -119,6 +194,9 @@ def draw_number(hand: Writer, text: str, height: float, rng: random.Random, scal
         for stroke in hand.forms.get(ch, []):
             moved = [(px + rng.gauss(0, hand.wobble), py + rng.gauss(0, hand.wobble)) for px, py in stroke]
             path = [(x + (px * hand.width + hand.slant * (1 - py) * 0.9) * h, pad + py * h) for px, py in _curve(moved)]
+            if hand.pressure:
+                _pressed(draw, path, line, hand.pressure, rng, rng.randint(0, 40))
+                continue
             draw.line(path, fill=rng.randint(0, 40), width=line, joint="curve")
             r = line / 2  # round ends, as a ball-point leaves them
             for ex, ey in (path[0], path[-1]):

@@ -6,6 +6,9 @@ perspective, blur, JPEG, the straightening and the cell's cut.
     python tools/scan/photo_set.py SHEETS FIRST_SEED OUT.npz     # SHEETS photos, two processes
     python tools/scan/photo_set.py SHEETS FIRST_SEED OUT.npz --pen 0.3 [--pen-split validate]
 
+``--more``: the hands added on 2026-12-07 as well (sources.MORE_TRAIN, the second pen's writers);
+``--habits``: the sheets written and photographed with a table's habits (synth.TABLE).
+
 ``--pen SHARE``: that share of the sheets written by the pen model's writers (tools/scan/pen.py), of
 its ``train`` split (``--pen-split validate`` for a set that checks, as photo-check.npz does); the
 shipped weights' third tune took 0.3 of each (kingsheet/scan/MODEL.md).
@@ -32,15 +35,15 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]
 
 from handwriting import TRAIN_FONTS, DigitsHand, FontHand, available  # noqa: E402
-from sources import TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
+from sources import MORE_TRAIN, TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
 
 #: The blanks written on: every kind of layout the reader knows (fixed, ordered, two pages).
 TEMPLATES = ("blank-4", "symmetric", "short", "king-14", "ordered", "ordered-56", "minsk", "three-30", "five-40",
              "classic-52", "six-48")
 
 
-def hands(pen: float = 0.0, pen_split: str = "train") -> list[Any]:
-    fonts = [FontHand(f) for f in available(TRAIN_FONTS) + google_fonts(TRAIN_GOOGLE)]
+def hands(pen: float = 0.0, pen_split: str = "train", more: bool = False) -> list[Any]:
+    fonts = [FontHand(f) for f in available(TRAIN_FONTS) + google_fonts(TRAIN_GOOGLE + (MORE_TRAIN if more else []))]
     images, labels = mnist("train")
     writers = [DigitsHand("mnist-train", images, labels)] if len(images) else []
     out: list[Any] = fonts + writers * max(1, len(fonts) // 2)  # a third of the sheets by MNIST's writers
@@ -50,8 +53,13 @@ def hands(pen: float = 0.0, pen_split: str = "train") -> list[Any]:
         if pen_split not in ("train", "validate"):
             raise SystemExit(f"--pen-split {pen_split}: train or validate (the held-out writers only fill the bench)")
         many = max(1, round(len(out) * pen / (1 - pen)) if pen < 1 else len(out))
-        writers = WRITER_SPLITS[pen_split]  # every writer of the split: each hand a group, a number each
-        out = ([] if pen >= 1 else out) + [PenHand(f"pen-{pen_split}-{k}", list(writers[k::many])) for k in range(many)]
+        splits = [pen_split, f"{pen_split}-2"] if more else [pen_split]  # --more: the second pen's writers too
+        pens = []
+        for split in splits:
+            writers = WRITER_SPLITS[split]  # every writer of the split: each hand a group, a number each
+            share = many // len(splits)
+            pens += [PenHand(f"pen-{split}-{k}", list(writers[k::share])) for k in range(share)]
+        out = ([] if pen >= 1 else out) + pens
     return out
 
 
@@ -75,7 +83,8 @@ def sheet_digits(seed: int, misses: list[tuple[str, list[int]]] | None = None
     template = TEMPLATES[rng.randrange(len(TEMPLATES))]
     rules = load_rules(template)
     pages, truth = filled_sheet(template, all_hands[rng.randrange(len(all_hands))], rng,
-                                deals=None if rng.random() < 0.7 else rng.randint(1, len(rules.slots)))
+                                deals=None if rng.random() < 0.7 else rng.randint(1, len(rules.slots)),
+                                habits=_HABITS or None)
     layout, _totals = blank_boxes(rules, False, "ru")
     numbers = {gid: k for k, gid in enumerate(ordered_games(rules), 1)}
     xs: list[np.ndarray] = []
@@ -85,7 +94,7 @@ def sheet_digits(seed: int, misses: list[tuple[str, list[int]]] | None = None
         read = {}
         for k, page in enumerate(pages):
             path = Path(d) / f"p{k}.jpg"
-            path.write_bytes(photograph(page, rng))
+            path.write_bytes(photograph(page, rng, habits=_HABITS or None))
             try:
                 code, straight = read_page(path)
             except Exception:  # noqa: BLE001 - a photo the reader refuses teaches nothing
@@ -131,10 +140,17 @@ def sheet_digits(seed: int, misses: list[tuple[str, list[int]]] | None = None
 
 
 _HANDS: list[Any] = []
+#: The habits the sheets are written and photographed with (--habits): none, or synth.TABLE's but a
+#: number across two cells (which cell it belongs to is not the network's to learn).
+_HABITS: dict[str, float] = {}
 
 
-def _init(pen: float = 0.0, pen_split: str = "train") -> None:
-    _HANDS[:] = hands(pen, pen_split)
+def _init(pen: float = 0.0, pen_split: str = "train", more: bool = False, habits: bool = False) -> None:
+    _HANDS[:] = hands(pen, pen_split, more)
+    if habits:
+        from synth import TABLE
+
+        _HABITS.update({name: share for name, share in TABLE.items() if name != "across"})
 
 
 def main() -> None:
@@ -146,12 +162,16 @@ def main() -> None:
     ap.add_argument("out", type=Path)
     ap.add_argument("--pen", type=float, default=0.0, help="the share of sheets by the pen model's writers")
     ap.add_argument("--pen-split", default="train", choices=("train", "validate"))
+    ap.add_argument("--more", action="store_true", help="the hands added on 2026-12-07 too: sources.MORE_TRAIN's "
+                    "families and the second pen's writers (pen.SECOND_FORMS) beside the first's")
+    ap.add_argument("--habits", action="store_true", help="every sheet with the habits of a table (synth.TABLE, "
+                    "but a number across two cells) at their rates")
     args = ap.parse_args()
     sheets, first, out = args.sheets, args.first, args.out
     xs: list[np.ndarray] = []
     ys: list[int] = []
     cells = matched = 0
-    with Pool(2, initializer=_init, initargs=(args.pen, args.pen_split)) as pool:
+    with Pool(2, initializer=_init, initargs=(args.pen, args.pen_split, args.more, args.habits)) as pool:
         for k, (x, y, c, m) in enumerate(pool.imap_unordered(sheet_digits, range(first, first + sheets)), 1):
             xs += x
             ys += y

@@ -78,6 +78,9 @@ HABITS = ("touching", "across", "ring", "fold", "shadow", "shaken", "small")
 #: fold, shadow; of the photos: shaken (moved 3–6 px), small (2,000 px on the long side).
 TABLE = {"touching": 0.05, "across": 0.02, "ring": 0.1, "fold": 0.2, "shadow": 0.2, "shaken": 0.2, "small": 0.3}
 TABLE_CROSSED = 0.02  # and this share of the cells crossed out and written again
+#: The habits the last sheet made here took (filled_sheet starts it afresh, photograph adds to it),
+#: each named once, "crossed" too: the bench's figures habit by habit.
+TOOK: set[str] = set()
 
 
 def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.Random, lang: str = "ru",
@@ -97,6 +100,7 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
     from kingsheet.render.pdf import blank_boxes, ordered_games
 
     rules = load_rules(rules_id)
+    TOOK.clear()
     layout, total_boxes = blank_boxes(rules, False, lang)
     pages = [Image.open(io.BytesIO(b)).convert("L") for b in blank_pages(rules_id, lang)]
     printed = pages
@@ -125,6 +129,7 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
             text = str(abs(value)) if value >= 0 or rng.random() < 0.75 else f"-{abs(value)}"
             if crossed and rng.random() < crossed:
                 cross_out(page, writer, [v * px for v in box], text, rng, ink)
+                TOOK.add("crossed")
                 continue
             write(_slipped(box, where.cells, text, habits or {}, rng), text)
         rows.append(Written(played.game, played.points))
@@ -143,10 +148,13 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
     for k in range(len(pages)):
         if habits.get("ring") and rng.random() < habits["ring"]:
             pages[k] = coffee_ring(pages[k], rng)
+            TOOK.add("ring")
         if habits.get("fold") and rng.random() < habits["fold"]:
             pages[k] = folded(pages[k], rng)
+            TOOK.add("fold")
         if habits.get("shadow") and rng.random() < habits["shadow"]:
             pages[k] = hard_shadow(pages[k], rng)
+            TOOK.add("shadow")
     return pages, rows
 
 
@@ -158,6 +166,7 @@ def _slipped(box: tuple[float, ...], row: tuple[tuple[float, ...], ...], text: s
     h = y1 - y0
     if habits.get("touching") and rng.random() < habits["touching"]:
         dy = h * rng.uniform(0.12, 0.22) * (1 if rng.random() < 0.7 else -1)  # mostly low, on the line below
+        TOOK.add("touching")
         return (x0, y0 + dy, x1, y1 + dy)
     if habits.get("across") and rng.random() < habits["across"]:  # astride the line: on neither cell alone
         border = x0 if box == row[-1] else x1
@@ -165,6 +174,7 @@ def _slipped(box: tuple[float, ...], row: tuple[tuple[float, ...], ...], text: s
         # its digits astride the line (a minus before them on one side and the digits on the other is
         # what a dash for a zero beside a number looks like: the paper itself says otherwise)
         shift = 0.3 * h if text.startswith("-") else 0.0
+        TOOK.add("across")
         return (border - half - shift, y0, border + half - shift, y1)
     return box
 
@@ -353,9 +363,11 @@ def photograph(page: Image.Image, rng: random.Random, quality: tuple[int, int] =
         c, dx, dy = size // 2, np.cos(angle) * length / 2, np.sin(angle) * length / 2
         cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
         out = Image.fromarray(cv2.filter2D(np.asarray(out), -1, kernel / kernel.sum()))
+        TOOK.add("shaken")
     if habits.get("small") and rng.random() < habits["small"]:  # a phone's smaller photo: 2,000 px long
         scale = 2000 / max(out.size)
         out = out.resize((round(out.size[0] * scale), round(out.size[1] * scale)), Image.LANCZOS)
+        TOOK.add("small")
     canvas_h, canvas_w = out.size[1], out.size[0]
     noise = np.random.default_rng(rng.randrange(1 << 30)).standard_normal((canvas_h, canvas_w, *colour), np.float32)
     arr = np.asarray(out, np.float32) + noise * rng.uniform(2, 7)

@@ -50,7 +50,7 @@ from handwriting import (  # noqa: E402
     scanned_digit,
     sklearn_digits,
 )
-from sources import HELD_OUT_GOOGLE, TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
+from sources import HELD_OUT_GOOGLE, MORE_TRAIN, TRAIN_GOOGLE, google_fonts, mnist  # noqa: E402
 
 from kingsheet.scan.digits import NOT_ONE, SHAPE, SIZE, WEIGHTS, Model, load_members, normalize, save_members, segment  # noqa: E402
 
@@ -240,7 +240,7 @@ def clean_set(rng: random.Random, per_font: int, mnist_sample: int | None = None
     if hint := install_hint(TRAIN_FONTS + HELD_OUT_FONTS):  # weights rebuilt from fewer hands are other weights
         sys.exit(hint)
     sx, sy, _hx, _hy = sklearn_split()
-    fonts = available(TRAIN_FONTS) + google_fonts(TRAIN_GOOGLE)
+    fonts = available(TRAIN_FONTS) + google_fonts(TRAIN_GOOGLE + (MORE_TRAIN if "--more" in sys.argv else []))
     fx, fy = font_set(fonts, per_font, rng)
     mx_raw, my = mnist("train")
     if mnist_sample is not None:

@@ -20,6 +20,8 @@ validation set, of fonts, beside MNIST's writers. ``--pen`` writes with the pen 
 writers (tools/scan/pen.py: WRITER_SPLITS["validate"], sheet k by writer k mod 400), never its
 training or held-out ones. ``--google`` writes with the Google handwriting families of
 sources.VALIDATE_GOOGLE (sheet k by family k mod their number; 18 since 2026-12-07, 23 before): neither GOOGLE's trained nor its held-out ones.
+``--pen2`` writes with the second pen's validation writers (WRITER_SPLITS["validate-2"]), ``--more``
+with the validation families of the Google fonts added on 2026-12-07 (sources.MORE_VALIDATE).
 ``--sd1`` writes with the first part of the second half instead (MNIST_HALVES: SD-1's high-school
 students, whose hands the bench read far worse than SD-3's; other students than the bench's).
 
@@ -53,24 +55,28 @@ NAMES = {"mnist": "MNIST test digits, first half (SD-3 writers: validation)",
          "fonts": "Debian fonts first used 2026-12-02 (FRESH_FONTS: validation)",
          "pen": "pen model, validation writers (copybook digits drawn as strokes)",
          "google": "Google Fonts handwriting, validation families (VALIDATE_GOOGLE)",
-         "sd1": "MNIST test digits, second half's first part (SD-1 writers: validation)"}
-KINDS = ("--fonts", "--pen", "--google", "--sd1")
+         "sd1": "MNIST test digits, second half's first part (SD-1 writers: validation)",
+         "pen2": "second pen model, validation writers (other forms, a pressed line)",
+         "more": "Google Fonts handwriting added 2026-12-07, validation families (MORE_VALIDATE)"}
+KINDS = ("--fonts", "--pen", "--google", "--sd1", "--pen2", "--more")
 _HAND: list[Any] = []
 
 
 def _init(kind: str) -> None:
     from handwriting import FRESH_FONTS, DigitsHand, FontHand, available, install_hint
-    from sources import VALIDATE_GOOGLE, google_fonts, mnist
+    from sources import MORE_VALIDATE, VALIDATE_GOOGLE, google_fonts, mnist
 
-    if kind == "google":
-        if len(fonts := google_fonts(VALIDATE_GOOGLE)) < len(VALIDATE_GOOGLE):
+    if kind in ("google", "more"):
+        names = VALIDATE_GOOGLE if kind == "google" else MORE_VALIDATE
+        if len(fonts := google_fonts(names)) < len(names):
             sys.exit("Some of the validation Google fonts are not fetched: python tools/scan/sources.py")
         _HAND[:] = [FontHand(f) for f in fonts]
         return
-    if kind == "pen":
+    if kind in ("pen", "pen2"):
         from pen import WRITER_SPLITS, PenHand
 
-        _HAND[:] = [PenHand(f"pen-{n}", [n]) for n in WRITER_SPLITS["validate"]]
+        split = "validate" if kind == "pen" else "validate-2"
+        _HAND[:] = [PenHand(f"pen-{n}", [n]) for n in WRITER_SPLITS[split]]
         return
     if kind == "fonts":
         if hint := install_hint(FRESH_FONTS):
