@@ -97,17 +97,21 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
             return True  # refused below, with the reason
         return lines_in_place(page, _rows_on(layout.deals, code.page)) >= LINED_UP
 
-    looked = []
+    looked: list[tuple[Code | None, Any]] = []
     told = False
+    lost: list[tuple[Path, CodeUnreadable]] = []  # photos whose code could not be read, no rules named
     for path in photos:
         try:
             looked.append(photo_page(path, fits, needed=given is None))
-        except CodeUnreadable as exc:  # no rules named and none read: told by the page's printed lines
+        except CodeUnreadable as exc:
             if given is not None or exc.blurred:
                 raise
-            given = tell_blank(path, exc)
-            told = True
-            looked.append(photo_page(path, fits, needed=False))
+            lost.append((path, exc))
+            looked.append((None, None))  # its page told by its printed lines, below
+    if lost and all(code is None for code, _page in looked):  # no page's code names the rules: told by the lines
+        given = tell_blank(*lost[0])
+        told = True
+    # (else another page of the blank has its code read: it names the rules, and these pages are told by their lines)
     coded = [(path, code) for path, (code, _page) in zip(photos, looked) if code is not None]
     first = coded[0][1] if coded else None
     for path, code in coded[1:]:
