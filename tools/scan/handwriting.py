@@ -81,8 +81,19 @@ def has_digit(font_path: Path, digit: str) -> bool:
     return drawn(digit) != drawn("\uffff") and any(drawn(digit))
 
 
+def place(x0: float, x1: float, h: float, width: float, rng: random.Random, centred: bool = False) -> float:
+    """Where a number ``width`` wide starts in a box from x0 to x1 (``h`` tall): as a person fills a
+    cell, towards the right; ``centred``: its middle at the box's (a number written astride a line,
+    synth's "across", is astride it, not pushed into one cell)."""
+    free = max(0.0, (x1 - x0) - width - 0.1 * h)
+    toward = rng.uniform(0.2, 1.0)  # drawn either way: the same seed makes the same sheet
+    if centred:
+        return (x0 + x1) / 2 - width / 2 + width * rng.uniform(-0.08, 0.08)
+    return x0 + 0.05 * h + free * toward
+
+
 def write_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], text: str, font_path: Path,
-               rng: random.Random, ink: int = 20) -> None:
+               rng: random.Random, ink: int = 20, centred: bool = False) -> None:
     """``text`` written into ``box`` (pixels) as a person fills a cell: not centred, a little
     tilted in size and place."""
     x0, y0, x1, y1 = box
@@ -91,8 +102,7 @@ def write_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float]
     font = ImageFont.truetype(str(font_path), size)
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     tw, th = right - left, bottom - top
-    free_x = max(0.0, (x1 - x0) - tw - 0.1 * h)
-    x = x0 + 0.05 * h + free_x * rng.uniform(0.2, 1.0) - left  # people write towards the right
+    x = place(x0, x1, h, tw, rng, centred) - left  # people write towards the right
     y = y0 + (h - th) * rng.uniform(0.3, 0.7) - top
     draw.text((x, y), text, font=font, fill=ink)
 
@@ -104,8 +114,8 @@ class FontHand:
         self.path, self.name = path, path.stem
 
     def write(self, page: Image.Image, box: tuple[float, float, float, float], text: str, rng: random.Random,
-              ink: int = 20) -> None:
-        write_text(ImageDraw.Draw(page), box, text, self.path, rng, ink)
+              ink: int = 20, centred: bool = False) -> None:
+        write_text(ImageDraw.Draw(page), box, text, self.path, rng, ink, centred)
 
 
 class DigitsHand:
@@ -118,7 +128,7 @@ class DigitsHand:
         self.by_digit = {d: images[labels == d] for d in range(10)}
 
     def write(self, page: Image.Image, box: tuple[float, float, float, float], text: str, rng: random.Random,
-              ink: int = 20) -> None:
+              ink: int = 20, centred: bool = False) -> None:
         x0, y0, x1, y1 = box
         h = y1 - y0
         height = h * rng.uniform(0.5, 0.75)
@@ -137,8 +147,7 @@ class DigitsHand:
         gap = h * rng.uniform(-0.02, 0.12)
         widths = [h * 0.3 if p is None else p.width for p in pieces]
         total = sum(widths) + gap * (len(pieces) - 1)
-        free = max(0.0, (x1 - x0) - total - 0.1 * h)
-        x = x0 + 0.05 * h + free * rng.uniform(0.2, 1.0)
+        x = place(x0, x1, h, total, rng, centred)
         top = y0 + (h - height) * rng.uniform(0.3, 0.7)
         # only the cell and a margin is copied out and pasted back (a page is millions of pixels)
         ox, oy = max(0, int(x0 - h)), max(0, int(y0 - h))

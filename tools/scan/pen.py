@@ -21,6 +21,7 @@ import random
 from typing import NamedTuple
 
 import numpy as np
+from handwriting import place
 from PIL import Image, ImageDraw, ImageFilter
 
 Point = tuple[float, float]
@@ -215,7 +216,7 @@ class PenHand:
         self.writers = [writer(n) for n in writers]
 
     def write(self, page: Image.Image, box: tuple[float, float, float, float], text: str, rng: random.Random,
-              ink: int = 20) -> None:
+              ink: int = 20, centred: bool = False) -> None:
         x0, y0, x1, y1 = box
         h = y1 - y0
         hand = self.writers[rng.randrange(len(self.writers))]
@@ -225,8 +226,7 @@ class PenHand:
         if len(xs) == 0:
             return
         arr = arr[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
-        free = max(0.0, (x1 - x0) - arr.shape[1] - 0.1 * h)
-        px = int(x0 + 0.05 * h + free * rng.uniform(0.2, 1.0))  # people write towards the right
+        px = int(place(x0, x1, h, arr.shape[1], rng, centred))  # people write towards the right
         py = int(y0 + (h - arr.shape[0]) * rng.uniform(0.3, 0.7))
         area = (px, py, min(page.width, px + arr.shape[1]), min(page.height, py + arr.shape[0]))
         if area[2] <= px or area[3] <= py:

@@ -117,12 +117,16 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
         page = pages[where.page - 1]
         ink = rng.randint(10, 70)
 
-        def write(box: tuple[float, ...], text: str) -> None:
+        def write(box: tuple[float, ...], centred: bool = False, *, text: str) -> None:
             x0, y0, x1, y1 = box
+            if centred:  # (a hand of its own, as bench and tests may give, may not know how)
+                writer.write(page, (x0 * px, y0 * px, x1 * px, y1 * px), text, rng, ink=ink,  # noqa: B023
+                             centred=True)
+                return
             writer.write(page, (x0 * px, y0 * px, x1 * px, y1 * px), text, rng, ink=ink)  # noqa: B023
 
         if rules.order not in (Order.FIXED, Order.TO_LIMIT):  # the blank prints no game: its number is written
-            write(where.game, str(numbers[played.game]))
+            write(where.game, text=str(numbers[played.game]))
         for value, box in zip(played.points, where.cells):
             if value == 0 and rng.random() < 0.5:
                 continue  # a zero left empty
@@ -131,7 +135,7 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
                 cross_out(page, writer, [v * px for v in box], text, rng, ink)
                 TOOK.add("crossed")
                 continue
-            write(_slipped(box, where.cells, text, habits or {}, rng), text)
+            write(*_slipped(box, where.cells, text, habits or {}, rng), text=text)
         rows.append(Written(played.game, played.points))
     if totals and total_boxes and len(rows) == len(rules.slots):
         sums = [[sum(r.points[j] for r in rows if rules.stage_of(r.game) == stage) for j in range(rules.players)]
@@ -159,15 +163,21 @@ def filled_sheet(rules_id: str, hand: Path | FontHand | DigitsHand, rng: random.
 
 
 def _slipped(box: tuple[float, ...], row: tuple[tuple[float, ...], ...], text: str, habits: dict[str, float],
-             rng: random.Random) -> tuple[float, ...]:
+             rng: random.Random) -> tuple[tuple[float, ...], bool]:
     """Where a number is written when a habit takes the hand (mm): low or high in its cell, so that
-    its digits run into the cell's line, or across the border with the next cell; else its cell."""
+    its digits run into the cell's line, or across the border with the next cell; else its cell. And
+    whether it is written centred there (astride the line: since 2026-12-07, so that it is astride it,
+    not pushed wholly into the next cell by the hand's habit of writing towards the right, where no
+    one could tell it from that cell's number)."""
     x0, y0, x1, y1 = box
     h = y1 - y0
     if habits.get("touching") and rng.random() < habits["touching"]:
-        dy = h * rng.uniform(0.12, 0.22) * (1 if rng.random() < 0.7 else -1)  # mostly low, on the line below
         TOOK.add("touching")
-        return (x0, y0 + dy, x1, y1 + dy)
+        if rng.random() < 0.35:  # (since 2026-12-07) pressed to the right, onto the line at the cell's side
+            dx = h * rng.uniform(0.1, 0.25)
+            return (x0 + dx, y0, x1 + dx, y1), False
+        dy = h * rng.uniform(0.12, 0.22) * (1 if rng.random() < 0.7 else -1)  # mostly low, on the line below
+        return (x0, y0 + dy, x1, y1 + dy), False
     if habits.get("across") and rng.random() < habits["across"]:  # astride the line: on neither cell alone
         border = x0 if box == row[-1] else x1
         half = 0.3 * h * len(text) * rng.uniform(0.8, 1.1)  # about the number's own width: it has no room to move
@@ -175,8 +185,8 @@ def _slipped(box: tuple[float, ...], row: tuple[tuple[float, ...], ...], text: s
         # what a dash for a zero beside a number looks like: the paper itself says otherwise)
         shift = 0.3 * h if text.startswith("-") else 0.0
         TOOK.add("across")
-        return (border - half - shift, y0, border + half - shift, y1)
-    return box
+        return (border - half - shift, y0, border + half - shift, y1), True
+    return box, False
 
 
 def coffee_ring(page: Image.Image, rng: random.Random) -> Image.Image:

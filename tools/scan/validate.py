@@ -13,6 +13,8 @@ chosen on.
     python tools/scan/validate.py --sd1 …                                 # either, by MNIST's SD-1 writers
     python tools/scan/validate.py --crossed 0.05 …                        # sheets with numbers crossed out
     python tools/scan/validate.py --habit across=0.05 …                   # sheets with a habit of synth.HABITS
+    python tools/scan/validate.py --table …                               # every habit at a table's rates
+    python tools/scan/validate.py --weights OTHER.npz …                   # read with another network
 
 ``--fonts`` writes with the five Debian fonts of handwriting.FRESH_FONTS instead (sheet k by font
 k mod 5): fonts the bench read as unseen until one of them was looked at closely, now a second
@@ -62,7 +64,13 @@ KINDS = ("--fonts", "--pen", "--google", "--sd1", "--pen2", "--more")
 _HAND: list[Any] = []
 
 
-def _init(kind: str) -> None:
+def _init(kind: str, weights: str = "") -> None:
+    import kingsheet.scan  # noqa: F401 - before numpy: BLAS's threads as `kingsheet scan` has them
+
+    if weights:  # another network's weights, to compare two on the same sheets
+        import kingsheet.scan.digits
+
+        kingsheet.scan.digits.WEIGHTS = Path(weights)
     from handwriting import FRESH_FONTS, DigitsHand, FontHand, available, install_hint
     from sources import MORE_VALIDATE, VALIDATE_GOOGLE, google_fonts, mnist
 
@@ -107,11 +115,11 @@ def _digits(seed: int) -> tuple[list[np.ndarray], list[int]]:
 
 
 def sheets(count: int, first: int, rows: Path | None, kind: str, crossed: float = 0.0,
-           habits: dict[str, float] | None = None) -> None:
+           habits: dict[str, float] | None = None, weights: str = "") -> None:
     from bench import _ScanTally
 
     total = _ScanTally(NAMES[kind], crossed=crossed, habits=habits)
-    with Pool(2, initializer=_init, initargs=(kind,)) as pool, \
+    with Pool(2, initializer=_init, initargs=(kind, weights)) as pool, \
             (rows.open("w", encoding="utf-8") if rows else io.StringIO()) as out:
         for tally, detail in pool.imap_unordered(_sheet, [(k, first + k, NAMES[kind], crossed, habits or {})
                                                                   for k in range(count)]):
@@ -147,9 +155,19 @@ def main() -> None:
         except (IndexError, ValueError):
             sys.exit("--crossed takes the share of numbers crossed out, such as 0.05")
         del args[at:at + 2]
-    from synth import HABITS
+    from synth import HABITS, TABLE, TABLE_CROSSED
 
+    weights = ""
+    if "--weights" in args:
+        at = args.index("--weights")
+        if at + 1 >= len(args) or not Path(args[at + 1]).is_file():
+            sys.exit("--weights takes a network's .npz file (digits.npz's shape)")
+        weights = args[at + 1]
+        del args[at:at + 2]
     habits: dict[str, float] = {}
+    if "--table" in args:  # every habit at a table's rates, as the bench's --scan-table
+        args.remove("--table")
+        habits, crossed = dict(TABLE), max(crossed, TABLE_CROSSED)
     while "--habit" in args:
         at = args.index("--habit")
         name, _eq, share = (args[at + 1] if at + 1 < len(args) else "").partition("=")
@@ -163,7 +181,7 @@ def main() -> None:
     if args[:1] == ["--digits"] and len(args) == 4:
         digits(int(args[1]), int(args[2]), Path(args[3]), kind)
     elif len(args) in (2, 4) and (len(args) == 2 or args[2] == "--rows"):
-        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None, kind, crossed, habits)
+        sheets(int(args[0]), int(args[1]), Path(args[3]) if len(args) == 4 else None, kind, crossed, habits, weights)
     else:
         sys.exit(__doc__)
 
