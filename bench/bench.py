@@ -1147,6 +1147,8 @@ def main() -> None:
                          "on the same sheets)")
     ap.add_argument("--scan-hands", nargs="+", choices=SCAN_HANDS, default=list(SCAN_HANDS),
                     help="scan: only these kinds of held-out hand")
+    import kingsheet.scan  # noqa: F401 - before synth imports numpy: BLAS's threads as `kingsheet scan` has them
+
     sys.path.insert(0, str(ROOT / "tools" / "scan"))
     from synth import PENS
 
