@@ -239,6 +239,23 @@ def _code_smudged(tmp_path: Path, rules_id: str, seed: int = 7) -> tuple[Path, l
     return path, truth
 
 
+def test_a_cells_paper_level_and_a_pieces_ink_are_numpys_own_numbers():
+    """digits._paper_level and digits._of stand for np.percentile(cell, 75) and np.isin on the hot
+    path: the same numbers on any grey cell (and on a float one, which they hand to numpy)."""
+    from kingsheet.scan.digits import _of, _paper_level
+
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        h, w = (int(v) for v in rng.integers(1, 70, 2))
+        cell = rng.integers(int(rng.integers(0, 200)), 256, (h, w)).astype(np.uint8)
+        assert _paper_level(cell) == float(np.percentile(cell, 75))
+        floats = cell.astype(np.float32) / 3
+        assert _paper_level(floats) == float(np.percentile(floats, 75))
+        labels = rng.integers(0, 9, (h, w)).astype(np.int32)
+        ids = {int(i) for i in rng.integers(0, 12, 3)}
+        assert (_of(labels, ids) == np.isin(labels, list(ids))).all()
+
+
 def test_a_code_smeared_by_6_px_of_motion_is_still_read(tmp_path):
     """6 px of the hand's motion across the page: zxing's own binarizer loses the smeared modules
     (the photo whole, half size and sharpened all fail), the photo thresholded by its neighbourhood
