@@ -239,9 +239,16 @@ def _code_tries(gray: np.ndarray, half: np.ndarray) -> Iterator[tuple[np.ndarray
     yield _sharpened(gray), 1.0
     yield local(gray, 31), 1.0
     yield local(sharp(gray, 0.8, 1.0), 31), 1.0
-    up = cv2.resize(gray, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_CUBIC)
-    yield sharp(up, 3.0, 1.5), 1 / 1.5
-    yield local(sharp(up, 0.8, 1.5), 47), 1 / 1.5
+    if max(gray.shape) <= SMALL_PHOTO:  # enlarged only where the modules are few pixels (and memory little)
+        up = cv2.resize(gray, None, fx=1.5, fy=1.5, interpolation=cv2.INTER_CUBIC)
+        yield sharp(up, 3.0, 1.5), 1 / 1.5
+        yield local(sharp(up, 0.8, 1.5), 47), 1 / 1.5
+
+
+#: A photo at most this long (px) is small enough for its code to be looked for enlarged (a phone's
+#: 2,000 px photo: its modules 4 px); a larger one is not (a 16 MP photo enlarged is 36 MP: twelve
+#: bombs at once sent kingsheet serve past its memory bound).
+SMALL_PHOTO = 2600
 
 
 def _sharpened(gray: np.ndarray) -> np.ndarray:
