@@ -1560,12 +1560,12 @@ def test_a_digits_own_stroke_taken_for_a_rule_is_not_asked_about_when_the_rules_
     assert struck is not None and not _read_through(chose(17), [fixed], [struck])
 
 
-def test_a_row_with_a_number_crossed_out_is_read_and_asked_about(tmp_path):
+def test_a_row_with_a_number_crossed_out_is_read_as_corrected(tmp_path):
     """synth's crossed habit: a wrong number ruled through and the right one beside or above it.
-    Each row where the reader finds one is read as the new number, and asked about all the same."""
+    Each row where the reader finds one is read as the new number and, chosen surely, passed as
+    corrected: said in the summary and the game file's note, not asked about."""
     from synth import filled_sheet, photograph
 
-    from kingsheet.scan.choose import CROSSED
     from kingsheet.scan.game import row_fields, summary
     from kingsheet.scan.reader import read_sheet
 
@@ -1575,13 +1575,36 @@ def test_a_row_with_a_number_crossed_out_is_read_and_asked_about(tmp_path):
     path.write_bytes(photograph(pages[0], rng, quality=(80, 90)))
     sheet = read_sheet([path])
     assert [(r.game, r.cells) for r in sheet.rows] == truth
-    crossed = [r for r in sheet.rows if r.choice.doubted == CROSSED]
-    assert len(crossed) >= 2 and not any(r.choice.sure for r in crossed)
-    assert all(r.choice.sure for r in sheet.rows if r not in crossed)  # the others: nothing to ask
+    crossed = [r for r in sheet.rows if r.choice.corrected]
+    assert len(crossed) >= 2 and all(r.choice.sure and r.choice.confidence >= 0.99 for r in crossed)
+    assert all(r.choice.sure for r in sheet.rows)  # nothing to ask
     lines = summary(sheet)
-    assert lines[crossed[0].number - 1].endswith("? confirm (a number in it was crossed out and written again)")
-    assert row_fields(sheet.rules, crossed[0])["note"] == (
-        "scan: confirm this row: a number in it was crossed out and written again")
+    assert lines[crossed[0].number - 1].endswith("✓ (a number crossed out: read as the one written again)")
+    assert "confirm" not in lines[crossed[0].number - 1]
+    fields = row_fields(sheet.rules, crossed[0])
+    assert "confirm" not in fields and fields["note"] == (
+        "scan: a number in this row was crossed out and written again; read as the new one")
+
+
+def test_a_number_crossed_out_is_asked_about_unless_read_surely_and_one_across_a_line_always():
+    """ask_marked: a row with a number crossed out and written again is passed, as corrected, only
+    when the rules chose it at CORRECTED_SURE; below that (though sure) it is asked about, as a row
+    with a number across the line between two cells always is (the number may be either cell's).
+    On a sheet read poorly a corrected row keeps the sheet's reason."""
+    from kingsheet.scan.choose import ACROSS, CORRECTED_SURE, CROSSED, READS_BADLY, SURE, Option, RowChoice, ask_marked
+
+    def row(share, sure=True, doubted=""):
+        return RowChoice((Option("hearts", (-4, -4, -4, -4), share),), sure, False, 1, doubted=doubted)
+
+    assert SURE < CORRECTED_SURE < 1
+    out = ask_marked({1: row(0.995), 2: row(0.95), 3: row(1.0), 4: row(1.0, False, READS_BADLY), 5: row(1.0),
+                      6: row(0.5, False)}, {1: CROSSED, 2: CROSSED, 3: ACROSS, 4: CROSSED, 6: CROSSED})
+    assert out[1].sure and out[1].corrected and not out[1].doubted
+    assert not out[2].sure and out[2].doubted == CROSSED and not out[2].corrected
+    assert not out[3].sure and out[3].doubted == ACROSS
+    assert not out[4].sure and out[4].doubted == READS_BADLY and out[4].corrected
+    assert out[5].sure and not out[5].corrected and not out[5].doubted
+    assert not out[6].sure and not out[6].doubted and not out[6].corrected  # unsure: its own reason
 
 
 def _shadowed(path: Path, corner: int, dark: float, seed: int) -> Path:

@@ -275,3 +275,39 @@ def test_a_photo_for_the_phone_app_goes_back_as_its_text_and_nothing_is_kept(tmp
     assert [p.name for p in tmp_path.iterdir()] == [game.name]  # nothing written on the computer
     assert client.post("/api/photo/text", json={"read": data["read"], "players": ["А", "Б", "В", "Г"]}
                        ).status_code == 410  # the reading is used once
+
+
+def test_on_the_phone_a_row_read_as_corrected_says_so_and_is_not_asked(tmp_path):
+    """A row where a number was crossed out and written again, read surely as the new one, shows
+    «✓» and says it was read as corrected, in the page's language; the game kept from the photo
+    carries the note and no mark to confirm on it."""
+    from synth import filled_sheet, photograph
+
+    rng = random.Random(11)  # test_scan's sheet whose numbers crossed out are each found
+    pages, truth = filled_sheet("blank-4", FONT, rng, crossed=0.1)
+    photo = tmp_path / "crossed.jpg"
+    photo.write_bytes(photograph(pages[0], rng, quality=(80, 90)))
+    game = friday(tmp_path)
+    with running(game, "ru") as base, chromium() as browser:
+        page = browser.new_context(**PHONE).new_page()
+        page.set_default_timeout(60_000)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/?t={TOKEN}")
+        page.wait_for_selector("#sheet tr >> nth=1")
+        page.click("#tab-new")
+        page.set_input_files("#photo-in", str(photo))
+        page.wait_for_selector("#photo-keep:not([hidden])")
+        said = page.locator("#photo-rows .read.sure", has_text="✓ число зачёркнуто: прочитано написанное заново")
+        corrected = [int(said.nth(k).inner_text().split("·")[0]) for k in range(said.count())]
+        assert len(corrected) >= 2 and not set(corrected) & set(DOUBTED)
+        page.click("#photo-keep")  # rows 3 and 7 (unsure, by the fixture) left marked to check later
+        page.wait_for_selector("#notice:has-text('новая игра')")
+        assert not errors
+    made = [p for p in tmp_path.glob("*.toml") if p != game]
+    loaded = load_game(made[0])
+    assert [tuple(d.points or ()) for d in loaded.deals] == [cells for _g, cells in truth]
+    for n in corrected:
+        deal = loaded.deals[n - 1]
+        assert deal.note == "скан: число в этой строке зачёркнуто и написано заново; прочитано новое"
+        assert not deal.confirm

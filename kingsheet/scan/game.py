@@ -42,6 +42,8 @@ def row_fields(rules: Rules, row: RowRead, confirmed: Confirmed | None = None, b
             cells=" ".join(num(c) for c in row.cells))
     elif choice.doubted:
         fields["note"] = _doubted_note(choice.doubted)
+    elif choice.corrected:
+        fields["note"] = _("scan: a number in this row was crossed out and written again; read as the new one")
     elif not choice.sure:
         alts = "; ".join(_shown(rules, o.game, o.cells, row.game) for o in choice.options[1:4])
         fields["note"] = (_("scan: confirm this row ({why}; also possible: {alternatives})")
@@ -222,6 +224,8 @@ def summary(sheet: SheetRead, page: bool = False) -> list[str]:
         cells = " ".join(f"{num(c):>4}" for c in r.cells)
         if r.choice.cells is None:
             mark = "✗ " + _("no reading the rules allow: check the photo")
+        elif r.choice.sure and r.choice.corrected:
+            mark = "✓ " + _("(a number crossed out: read as the one written again)")
         elif r.choice.sure:
             mark = "✓"
         elif r.choice.doubted == NO_BID:

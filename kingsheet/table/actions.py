@@ -165,6 +165,7 @@ def words(lang: str) -> dict[str, str]:
         "photo_fill": _("Fill in rows {first}–{last} of this game"),
         "photo_leave": _("leave it marked, to check later"), "photo_typed": _("or type the row as written"),
         "photo_paper": _("the row on the paper"), "photo_read_well": _("read well; check it too"),
+        "photo_corrected": _("a number crossed out: read as the one written again"),
         "photo_to_app": _("Back to the phone app ({host})"),
         "photo_for_app": _("For the phone app at {host}: the photo is read here, and the checked sheet goes "
                            "back to the app; nothing is kept on this computer."),
@@ -612,6 +613,7 @@ def read_photos(body: Mapping[str, Any], lang: str, open_game: Path | None = Non
                                "cells": [num(c) for c in r.cells], "sure": r.choice.sure,
                                # read well, asked about only because its sheet is in doubt
                                "doubted": r.choice.doubted in (READS_BADLY, TOTALS_DISAGREE),
+                               "corrected": r.choice.corrected,  # crossed out and written again, read surely
                                "options": [[rules.games[o.game].label(lang), [num(c) for c in o.cells]]
                                            for o in r.choice.options[:4]]}
         if not r.choice.sure:

@@ -597,7 +597,7 @@ async function readPhoto() {
   for (const r of data.rows) {
     const line = el("div", null, r.sure ? "read sure" : "read unsure");
     line.append(el("div", r.number + " · " + r.game + ": " + r.cells.join(" ")
-      + (r.sure ? "  ✓" : r.doubted ? "  ? " + W("photo_read_well") : "  ?")));
+      + (r.sure ? "  ✓" + (r.corrected ? " " + W("photo_corrected") : "") : r.doubted ? "  ? " + W("photo_read_well") : "  ?")));
     if (!r.sure) {
       if (r.crop) { const img = el("img"); img.src = r.crop; img.alt = W("photo_paper"); img.className = "crop"; line.append(img); }
       const pick = el("select");
