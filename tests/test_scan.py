@@ -309,6 +309,46 @@ def test_a_page_whose_code_is_lost_takes_the_rules_from_another_pages_code(tmp_p
     assert sum(right) >= len(truth) - 3 and all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))
 
 
+def test_a_page_without_rows_whose_code_is_lost_is_left_out_and_said(tmp_path, runner):
+    """ordered-56's third page holds only the grid of the games (no row, no ИТОГО line): when its
+    code is lost (shaken: a validation sheet was refused so, the lines sentence) and the other
+    pages' codes were read, every row is read from them and the photo is left out, said in one
+    line (the phone page names it by its place). A page with rows whose code is lost is still told
+    by its lines (the test before)."""
+    import cv2
+    from synth import filled_sheet, photograph
+
+    from kingsheet.cli.app import app
+    from kingsheet.scan.game import summary
+    from kingsheet.scan.page import find_code
+    from kingsheet.scan.reader import read_sheet
+
+    rng = random.Random(3)
+    pages, truth = filled_sheet("ordered-56", FONT, rng)
+    paths = []
+    for k, page in enumerate(pages):
+        img = cv2.imdecode(np.frombuffer(photograph(page, rng, quality=(80, 90)), np.uint8), cv2.IMREAD_COLOR)
+        if k == 2:
+            _code, (cx, cy) = find_code(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), "x")
+            cv2.rectangle(img, (int(cx) - 60, int(cy) - 60), (int(cx) + 60, int(cy) + 60), (255, 255, 255), -1)
+        paths.append(tmp_path / f"p{k}.jpg")
+        cv2.imwrite(str(paths[-1]), img)
+    sheet = read_sheet(paths)
+    assert sheet.rules.id == "ordered-56" and not sheet.told and len(sheet.rows) == len(truth)
+    assert sheet.left_out == ((3, paths[2]),)
+    right = [(r.game, r.cells) == (t.game, t.points) for r, t in zip(sheet.rows, truth)]
+    assert sum(right) >= len(truth) - 3 and all(ok or not r.choice.sure for r, ok in zip(sheet.rows, right))
+    said = ": its QR code could not be read, and it is not needed: every page with rows was read from the other photos"
+    assert summary(sheet)[0] == f"· {paths[2]}{said}" and summary(sheet, page=True)[0] == f"· photo 3{said}"
+    res = runner.invoke(app, ["scan", *map(str, paths), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В,Г",
+                              "--lang", "ru"])
+    assert "p2.jpg: QR-код не читается, и он не нужен" in res.output, res.output
+    alone = runner.invoke(app, ["scan", str(paths[2]), "-o", str(tmp_path / "h.toml"), "--players", "А,Б,В,Г",
+                                "--lang", "en"])
+    assert alone.exit_code == 2 and len(alone.stderr.strip().splitlines()) == 1  # alone it tells nothing
+    assert not (tmp_path / "h.toml").exists()
+
+
 def test_a_code_that_cannot_be_read_and_no_rules_named_is_told_by_the_blanks_printed_lines(tmp_path, runner):
     """No --rules and the code rubbed out: the blank is told among every bundled rule system's by
     its printed lines, and read; where the lines of two rule systems' blanks are the same, the

@@ -219,6 +219,9 @@ def summary(sheet: SheetRead, page: bool = False) -> list[str]:
         else:
             lines.append(_("the QR code could not be read: by its printed lines the blank is {rules}; if it is "
                            "another, name it with --rules").format(rules=rules))
+    for k, path in sheet.left_out:
+        lines.append("· " + _("{photo}: its QR code could not be read, and it is not needed: every page with rows "
+                              "was read from the other photos").format(photo=_("photo {k}").format(k=k) if page else path))
     for r in sheet.rows:
         label = sheet.rules.games[r.game].label()
         cells = " ".join(f"{num(c):>4}" for c in r.cells)

@@ -74,6 +74,8 @@ class SheetRead:
     pages: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
     boxes: Mapping[int, Any] = field(default_factory=dict, compare=False, repr=False)
     told: bool = False  # no code read and no rules named: the blank told by its printed lines (tell_blank)
+    # photos whose code could not be read, left out as every page with rows was read from the others: (k from 1, path)
+    left_out: tuple[tuple[int, Path], ...] = ()
 
 
 def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | None = None) -> SheetRead:
@@ -150,9 +152,19 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
         if isinstance(page, Unreadable):
             raise page
     pages: list[tuple[Path, Code, Any]] = []
-    for path, (seen, page) in zip(photos, looked):
+    left_out: list[tuple[int, Path]] = []
+    # the pages that hold rows or ИТОГО lines: when the codes read give them all, a photo whose code is lost is
+    # of a page the reader has nothing to read on (ordered-56's page of the games' grid) or a copy, and is left out
+    coded_pages, needed = {code.page for _path, code in coded}, set()
+    if first is not None:
+        printed = blank_layout(rules, first.named, first.lang)
+        needed = {b.page for b in printed.deals.values()} | {b.page for b in printed.totals}
+    for k, (path, (seen, page)) in enumerate(zip(photos, looked), 1):
         if seen is not None:
             pages.append((path, seen, page))
+            continue
+        if first is not None and needed <= coded_pages:
+            left_out.append((k, path))
             continue
         candidates = [((named, lang, k), _rows_on(blank_layout(rules, named, lang).deals, k))
                       for named, lang in looks for k in range(1, blank_layout(rules, named, lang).pages + 1)]
@@ -223,7 +235,8 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
                  if not _read_through(choices[number], cells, masks)}}
     choices = ask_marked(choices, marked)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
-    return SheetRead(rules, first or code_of, rows, totals, by_page, layout, told=told and first is None)
+    return SheetRead(rules, first or code_of, rows, totals, by_page, layout, told=told and first is None,
+                     left_out=tuple(left_out))
 
 
 def _read_through(choice: RowChoice, cells: Sequence[Any], masks: Sequence[Any]) -> bool:
