@@ -733,6 +733,7 @@ def _components(cell: np.ndarray, join_faint: bool = True, evened: bool = False
         kept[joined[binary > 0]] = 255  # each faint component that holds clear ink, whole
         kept[0] = 0
         binary = kept[joined]
+    binary = _off_the_line(binary)  # a line from side to side (a crease, a shadow's edge), the digits it touches kept
     count, labels, stats, _c = cv2.connectedComponentsWithStats(binary, connectivity=8)
     boxes: list[Piece] = []
     for k in range(1, count):
@@ -749,6 +750,38 @@ def _components(cell: np.ndarray, join_faint: bool = True, evened: bool = False
         boxes.append((x, y, x + bw, y + bh, frozenset({k})))
     boxes.sort(key=lambda b: b[:4])
     return labels, boxes, pale
+
+
+def _off_the_line(binary: np.ndarray) -> np.ndarray:
+    """A cell's ink (_components) without a line from side to side (a fold's crease, a printed line
+    the fold bent into the cell, a shadow's edge: across nine tenths of the cell, at most LINE_ROWS
+    thick), but for the strokes that cross it: where ink goes on above and below the line, it stays.
+    Before 2026-12-07 a digit joined to such a line (touching it, or by a pale pen's faint ink) went
+    with it as one piece, sparse and from side to side, and was dropped as the remains of a printed
+    line (on validation sheets folded on every page, whole rows of digits read empty)."""
+    import cv2
+
+    h, w = binary.shape
+    long = cv2.morphologyEx(binary, cv2.MORPH_OPEN, np.ones((1, max(3, w // 2)), np.uint8))
+    rows = (long > 0).sum(axis=1) >= w * 0.9  # the line's rows: across (nearly) the whole cell
+    if not rows.any():
+        return binary
+    band = np.nonzero(rows)[0]
+    out = binary.copy()
+    for part in np.split(band, np.nonzero(np.diff(band) > 1)[0] + 1):
+        a, b = int(part[0]), int(part[-1]) + 1
+        if b - a > LINE_ROWS:
+            continue  # thicker than a line: not this
+        lo, hi = max(0, a - 1), min(h, b + 1)  # with its soft edges
+        above = np.asarray(binary[max(0, lo - 2):lo].any(axis=0)) if lo > 0 else np.zeros(w, bool)
+        below = np.asarray(binary[hi:hi + 2].any(axis=0)) if hi < h else np.zeros(w, bool)
+        through = np.asarray(above & below)  # a stroke crossing the line
+        out[lo:hi] = np.where(through[None, :], binary[lo:hi], 0)
+    return out
+
+
+#: A line across a shaded cell is this many pixel rows thick at most (a crease, a shadow's edge).
+LINE_ROWS = 6
 
 
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -432,11 +432,11 @@ def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> list[C
         if len(line) == 0 or line.max() - line.min() > 0.8 * PX:
             continue  # no printed line found here: nothing to say
         a, b = int(line.min()), int(line.max())
-        # ink: darker than the paper, and than the paper within 6 pixels of it (a stain's or a
-        # shadow's broad shade is not ink, however dark)
+        # ink: darker than the paper, and than the paper on both sides of it (_stroke: a stain's or a
+        # shadow's broad shade is not ink, however dark, nor a hard shadow's edge)
         row = tall[top - above:bottom - above]
         smooth = cv2.GaussianBlur(row, (5, 5), 0)
-        ink = (row < paper - 40) & (smooth.astype(np.int16) < cv2.dilate(smooth, np.ones((13, 13), np.uint8)) - 30)
+        ink = (row < paper - 40) & _stroke(smooth)
         # a stroke through the line: ink on both sides of it, touching it (no paper between) ...
         beside = ink[:, max(0, a - ACROSS_NEAR):a].all(axis=1) & ink[:, b + 1:b + 1 + ACROSS_NEAR].all(axis=1)
         # ... or, on a line between two cells, a thin or slanting one (a fine pen's 2 written over the
@@ -453,6 +453,31 @@ def across_lines(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> list[C
     return found
 
 
+#: How far (pixels) a stroke's ink has paper brighter than it on both sides (_stroke), and by how much.
+STROKE_REACH = 8
+STROKE_BY = 30
+
+
+def _stroke(smooth: np.ndarray) -> np.ndarray:
+    """Where a grey picture is a stroke's ink: darker by STROKE_BY than the paper on both sides of
+    it within STROKE_REACH pixels, left and right or above and below (a line, however it runs, is
+    thin across one of the two). The edge of a hard shadow is darker than the paper on one side
+    only (its other side the shade); before 2026-12-07 either side was enough, and a shadow's edge
+    across a cell's line was taken for a number written across it."""
+    import cv2
+
+    r = STROKE_REACH
+    s = smooth.astype(np.int16)
+
+    def brightest(shape: tuple[int, int], anchor: tuple[int, int]) -> np.ndarray:
+        out = cv2.dilate(smooth, np.ones(shape, np.uint8), anchor=anchor, borderType=cv2.BORDER_REPLICATE)
+        return np.asarray(out).astype(np.int16)
+
+    across = np.minimum(brightest((1, r + 1), (r, 0)), brightest((1, r + 1), (0, 0)))  # left, right
+    down = np.minimum(brightest((r + 1, 1), (0, r)), brightest((r + 1, 1), (0, 0)))  # above, below
+    return np.asarray((s < across - STROKE_BY) | (s < down - STROKE_BY))
+
+
 class Astride(NamedTuple):
     """The two cells beside a line that handwriting crosses, read again (astride): the strokes through
     the line given wholly to the left cell, then to the right; and whether each cell's own ink, the
@@ -463,6 +488,7 @@ class Astride(NamedTuple):
     left_taken: np.ndarray
     right_given: np.ndarray
     clear: tuple[bool, bool]
+    left_share: float = 0.5  # of the ink through the line, the share on its left (beside the line itself)
 
 
 #: A cell's own ink this far from the line beside it (mm) stands apart from strokes through it.
@@ -520,7 +546,9 @@ def astride(page: np.ndarray, boxes: Sequence[tuple[float, ...]], at: Crossing) 
     mine[mine.mean(axis=1) > 0.5] = False  # ... not a printed line across, at the strip's top or bottom
     own_ink = mine.sum(axis=0) >= 2
     near = round(ASTRIDE_CLEAR * PX)
-    return Astride(out[0], out[1], out[2], out[3], clear=(not own_ink[max(0, a - near):a].any(), not own_ink[b + 1:b + 1 + near].any()))
+    lefts, rights = int(core[:, :a].sum()), int(core[:, b + 1:].sum())
+    return Astride(out[0], out[1], out[2], out[3], clear=(not own_ink[max(0, a - near):a].any(), not own_ink[b + 1:b + 1 + near].any()),
+                   left_share=lefts / (lefts + rights) if lefts + rights else 0.5)
 
 
 def _quantile(image: np.ndarray, q: float) -> float:
@@ -728,7 +756,66 @@ CREASE_ROWS = 0.85  # the share of rows, in the cell and beyond it, where the li
 def cells_of(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> list[Any]:
     """The cells' insides (cell), each with any crease down the page through it taken out
     (_without_creases): a fold is not ink."""
-    return [_without_creases(page, b, cell(page, b)) for b in boxes]
+    return [_without_long_lines(page, b, _without_creases(page, b, cell(page, b))) for b in boxes]
+
+
+#: A line that runs on through the cell's printed lines above and below (the rim of a coffee ring,
+#: a crease bent by the fold, the edge of a sheet laid on the page): within this many mm of where it
+#: leaves the cell, each way, sideways.
+LONG_DRIFT_MM = 1.0
+
+
+def _without_long_lines(page: np.ndarray, box: tuple[float, ...], inside: np.ndarray) -> np.ndarray:
+    """``inside`` with a line that crosses the whole cell from top to bottom and runs on beyond it,
+    above and below, for CREASE_BEYOND_MM (dark on CREASE_ROWS of the rows there, near where it
+    left the cell, however it bends) set to paper: a coffee ring's rim through an empty ИТОГО cell
+    was read as a sure 1 (2026-12-07: validation sheets with a ring on every page, two of 30 taken
+    for totals that did not add up). A straight crease is _without_creases'. Writing ends in its
+    cell, or pokes past one of its lines only; ink across such a line, darker than it, stays."""
+    import cv2
+
+    if inside.ndim != 2 or inside.shape[0] < 8 or inside.shape[1] < 8:
+        return inside
+    paper = float(np.percentile(inside, 75))
+    dark = (inside < paper - CREASE_DARKER).astype(np.uint8)
+    count, labels = cv2.connectedComponents(dark, connectivity=8)
+    if count < 2:
+        return inside
+    h = inside.shape[0]
+    through = (set(np.unique(labels[:2])) & set(np.unique(labels[-2:]))) - {0}
+    if not through:
+        return inside
+    x0, y0, _x1, y1 = box
+    left = round((x0 + 0.8) * PX)
+    drift = round(LONG_DRIFT_MM * PX)
+    above = page[max(0, round((y0 - CREASE_BEYOND_MM) * PX)):round(y0 * PX)]
+    below = page[round(y1 * PX):round((y1 + CREASE_BEYOND_MM) * PX)]
+    if above.shape[0] < 4 or below.shape[0] < 4:
+        return inside
+    out = inside
+    for label in through:
+        piece = labels == label
+        top = np.nonzero(piece[:2].any(axis=0))[0]
+        bottom = np.nonzero(piece[-2:].any(axis=0))[0]
+        # how far it goes sideways beyond, on its way there (the cell's inside stops short of its lines)
+        slope = ((bottom.mean() - top.mean()) / h) * ((CREASE_BEYOND_MM + (y1 - y0) * 0.1) * PX)
+
+        def goes_on(strip: np.ndarray, cols: np.ndarray, way: float) -> bool:
+            a = left + int(cols.min()) - drift + min(0, round(way))
+            b = left + int(cols.max()) + drift + max(0, round(way)) + 1
+            near = strip[:, max(0, a):max(0, b)]
+            return near.size > 0 and float((near.min(axis=1) < paper - CREASE_DARKER).mean()) >= CREASE_ROWS
+
+        if not (goes_on(above, top, -slope) and goes_on(below, bottom, slope)):
+            continue
+        ends = np.concatenate([inside[:max(2, h // 7)][piece[:max(2, h // 7)]],
+                               inside[-max(2, h // 7):][piece[-max(2, h // 7):]]])
+        level = float(np.median(ends))  # the line's own shade, where it enters and leaves the cell
+        if out is inside:
+            out = inside.copy()
+        shade = cv2.dilate(piece.astype(np.uint8), np.ones((3, 2 * drift + 1), np.uint8)) > 0  # and its soft sides
+        out[shade & (inside >= level - CREASE_DARKER)] = np.uint8(min(255, paper))
+    return out
 
 
 def _without_creases(page: np.ndarray, box: tuple[float, ...], inside: np.ndarray) -> np.ndarray:

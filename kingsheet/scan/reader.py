@@ -261,7 +261,8 @@ def _read_astride(choice: RowChoice, page: Any, boxes: Sequence[tuple[float, ...
     surely, as a digit of one cell that only touches or pokes past its line (a 2's foot, a 0 written
     wide): the strokes through the line given wholly to that cell (page.astride), both cells read as
     the row was chosen, each as its likeliest reading; that cell holding a number of its own beside
-    them (they continue it); and the other cell's own ink standing apart from the line. Or the row
+    them (they continue it), or the strokes lying mostly on its side (ASTRIDE_MOSTLY: a digit pressed
+    onto its line); and the other cell's own ink standing apart from the line. Or the row
     reads the same whichever cell they are given to. A number written astride the line, or alone
     over it, is asked about otherwise; so is a line at the row's end."""
     from kingsheet.scan.digits import readings_of
@@ -279,10 +280,19 @@ def _read_astride(choice: RowChoice, page: Any, boxes: Sequence[tuple[float, ...
         to_right = _reads_as(given_r, want_r) and _reads_as(taken_l, want_l)
         if to_left and to_right:
             continue  # the same row whichever cell they are given to (a 0 astride two cells of 0)
-        if not (to_left and taken_l[0].value is not None and cells.clear[1]
-                or to_right and taken_r[0].value is not None and cells.clear[0]):
+        if not (to_left and (taken_l[0].value is not None or cells.left_share >= ASTRIDE_MOSTLY) and cells.clear[1]
+                or to_right and (taken_r[0].value is not None or cells.left_share <= 1 - ASTRIDE_MOSTLY)
+                and cells.clear[0]):
             return False
     return True
+
+
+#: A number through a line between two cells with at least this share of its ink on one side is that
+#: cell's, pressed onto its line (a table's digit touching its line, 5 % of numbers on the bench), when
+#: the row reads so and the other cell's own ink stands apart: a number astride the line, about half
+#: on each side, may be either cell's and is asked about. Chosen on validation sheets (2026-12-07,
+#: docs/scan-figures.md).
+ASTRIDE_MOSTLY = 0.75
 
 
 def _reads_as(readings: Sequence[Any], value: int) -> bool:
