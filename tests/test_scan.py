@@ -9,6 +9,7 @@ import random
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -282,26 +283,35 @@ def test_a_code_smeared_by_6_px_of_motion_is_still_read(tmp_path):
     assert [r.number for r in sheet.rows] == [1, 2, 3] and not sheet.told
 
 
-def test_a_page_whose_code_is_lost_takes_the_rules_from_another_pages_code(tmp_path):
-    """Three pages of ordered-56, the second's code rubbed out, no --rules: the other pages' codes
-    name the rules, the second page is told by its printed lines, and nothing is guessed among the
-    bundled blanks (nor said to be)."""
+def _ordered_56_code_rubbed_out(tmp_path: Path, rubbed: int) -> tuple[list[Path], list[Any]]:
+    """The three pages of a filled ordered-56 blank photographed, page ``rubbed`` (from 0) with its
+    QR code painted over; the photos' paths and the game's rows."""
     import cv2
     from synth import filled_sheet, photograph
 
     from kingsheet.scan.page import find_code
-    from kingsheet.scan.reader import read_sheet
 
     rng = random.Random(3)
     pages, truth = filled_sheet("ordered-56", FONT, rng)
     paths = []
     for k, page in enumerate(pages):
         img = cv2.imdecode(np.frombuffer(photograph(page, rng, quality=(80, 90)), np.uint8), cv2.IMREAD_COLOR)
-        if k == 1:
+        if k == rubbed:
             _code, (cx, cy) = find_code(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), "x")
             cv2.rectangle(img, (int(cx) - 60, int(cy) - 60), (int(cx) + 60, int(cy) + 60), (255, 255, 255), -1)
         paths.append(tmp_path / f"p{k}.jpg")
         cv2.imwrite(str(paths[-1]), img)
+    return paths, truth
+
+
+def test_a_page_whose_code_is_lost_takes_the_rules_from_another_pages_code(tmp_path):
+    """Three pages of ordered-56, the second's code rubbed out, no --rules: the other pages' codes
+    name the rules, the second page is told by its printed lines, and nothing is guessed among the
+    bundled blanks (nor said to be)."""
+
+    from kingsheet.scan.reader import read_sheet
+
+    paths, truth = _ordered_56_code_rubbed_out(tmp_path, 1)
     sheet = read_sheet(paths)
     assert sheet.rules.id == "ordered-56" and not sheet.told
     assert len(sheet.rows) == len(truth)
@@ -315,24 +325,12 @@ def test_a_page_without_rows_whose_code_is_lost_is_left_out_and_said(tmp_path, r
     pages' codes were read, every row is read from them and the photo is left out, said in one
     line (the phone page names it by its place). A page with rows whose code is lost is still told
     by its lines (the test before)."""
-    import cv2
-    from synth import filled_sheet, photograph
 
     from kingsheet.cli.app import app
     from kingsheet.scan.game import summary
-    from kingsheet.scan.page import find_code
     from kingsheet.scan.reader import read_sheet
 
-    rng = random.Random(3)
-    pages, truth = filled_sheet("ordered-56", FONT, rng)
-    paths = []
-    for k, page in enumerate(pages):
-        img = cv2.imdecode(np.frombuffer(photograph(page, rng, quality=(80, 90)), np.uint8), cv2.IMREAD_COLOR)
-        if k == 2:
-            _code, (cx, cy) = find_code(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), "x")
-            cv2.rectangle(img, (int(cx) - 60, int(cy) - 60), (int(cx) + 60, int(cy) + 60), (255, 255, 255), -1)
-        paths.append(tmp_path / f"p{k}.jpg")
-        cv2.imwrite(str(paths[-1]), img)
+    paths, truth = _ordered_56_code_rubbed_out(tmp_path, 2)
     sheet = read_sheet(paths)
     assert sheet.rules.id == "ordered-56" and not sheet.told and len(sheet.rows) == len(truth)
     assert sheet.left_out == ((3, paths[2]),)
@@ -1801,6 +1799,20 @@ def test_ink_across_a_cells_line_is_told_from_ink_beside_it_and_from_a_crease():
     assert not across_lines(creased, boxes)
 
 
+def _drawn_row(paper: int) -> tuple[list[tuple[float, float, float, float]], np.ndarray]:
+    """A drawn page, 120 mm square, of one row of four cells 20 mm wide and 10 mm tall (from 20 mm
+    across and 50 mm down), its printed lines grey 90 on paper of ``paper``: the cells' boxes and the page."""
+    from kingsheet.scan.page import PX
+
+    boxes = [(20.0 + 20 * k, 50.0, 40.0 + 20 * k, 60.0) for k in range(4)]
+    page = np.full((round(120 * PX), round(120 * PX)), paper, np.uint8)
+    for x in {b[0] for b in boxes} | {boxes[-1][2]}:
+        page[:, round(x * PX) - 1:round(x * PX) + 1] = 90
+    for y in (50.0, 60.0):
+        page[round(y * PX) - 1:round(y * PX) + 1, :] = 90
+    return boxes, page
+
+
 def test_a_hard_shadows_edge_across_a_cells_line_is_not_ink_across():
     """The edge of a hard shadow (the page beyond it 40 % darker) runs across a row and through its
     lines down: it is darker than the paper on one side only, and not a stroke (a validation sheet's
@@ -1810,12 +1822,7 @@ def test_a_hard_shadows_edge_across_a_cells_line_is_not_ink_across():
 
     from kingsheet.scan.page import PX, across_lines
 
-    boxes = [(20.0 + 20 * k, 50.0, 40.0 + 20 * k, 60.0) for k in range(4)]
-    page = np.full((round(120 * PX), round(120 * PX)), 225, np.uint8)
-    for x in {b[0] for b in boxes} | {boxes[-1][2]}:
-        page[:, round(x * PX) - 1:round(x * PX) + 1] = 90
-    for y in (50.0, 60.0):
-        page[round(y * PX) - 1:round(y * PX) + 1, :] = 90
+    boxes, page = _drawn_row(225)
     ys = np.arange(page.shape[0])[:, None] + 0.25 * np.arange(page.shape[1])[None, :]  # slanted (14°)
     shade = cv2.GaussianBlur(((ys > 55 * PX) & (ys < 75 * PX)).astype(np.float32), (0, 0), 1.5)  # an arm's
     shadowed = (page * (1 - 0.4 * shade)).astype(np.uint8)
@@ -1855,6 +1862,14 @@ def test_a_line_running_through_a_cell_and_on_beyond_it_is_not_ink():
         one = paper()
         one[round(y0 * PX):round(y1 * PX), round(30 * PX):round(30 * PX) + 3] = 50
         assert cells_of(one, [box])[0].min() < 100, (y0, y1)
+    # an 8 from the cell's top to its bottom, under a 6 touching the line from above and over a 0
+    # touching it from below (a validation sheet's 8 so was taken away): two strokes across its rows
+    eight = paper()
+    for cx, cy, r in ((30.0, 53.6, 2.6), (30.0, 58.6, 2.6)):
+        cv2.circle(eight, (round(cx * PX), round(cy * PX)), round(r * PX), 50, 3)
+    eight[round(44 * PX):round(50 * PX), round(28 * PX):round(32 * PX)] = 50  # the 6 above, down to the line
+    eight[round(62 * PX):round(68 * PX), round(28 * PX):round(32 * PX)] = 50  # the 0 below
+    assert (cells_of(eight, [box])[0] < 100).sum() > 100
 
 
 def test_a_thin_slanting_stroke_over_a_cells_line_is_ink_across():
@@ -1924,12 +1939,7 @@ def test_the_strokes_through_a_cells_line_are_given_wholly_to_one_cell_then_the_
     a line at the row's end is not astride two cells."""
     from kingsheet.scan.page import PX, Crossing, across_lines, astride
 
-    boxes = [(20.0 + 20 * k, 50.0, 40.0 + 20 * k, 60.0) for k in range(4)]
-    page = np.full((round(120 * PX), round(120 * PX)), 215, np.uint8)
-    for x in {b[0] for b in boxes} | {boxes[-1][2]}:
-        page[:, round(x * PX) - 1:round(x * PX) + 1] = 90
-    for y in (50.0, 60.0):
-        page[round(y * PX) - 1:round(y * PX) + 1, :] = 90
+    boxes, page = _drawn_row(215)
     page[round(52 * PX):round(57 * PX), round(55 * PX):round(55.6 * PX)] = 40  # the second cell's digit, a stroke down
     page[round(56.4 * PX):round(57 * PX), round(55 * PX):round(61.5 * PX)] = 40  # its foot, through the line at 60 mm
     page[round(52 * PX):round(57 * PX), round(70 * PX):round(70.6 * PX)] = 40  # the third cell's own digit
@@ -2038,3 +2048,23 @@ def test_a_grey_pages_quantile_by_counting_its_levels_is_numpys_percentile():
             for q in (0.1, 0.37, 0.999):
                 assert abs(_quantile(image, q) - float(np.percentile(image, 100 * q))) < 1e-9, (shape, q)
     assert _quantile(np.array([[0.5, 2.5]]), 0.5) == 1.5  # not a grey page: numpy's own
+
+
+def test_a_mend_that_adds_a_digit_to_a_number_is_not_made_sure():
+    """settle_mends: a row the rules mended far from the reader's reading is made sure when nothing
+    rivals it, unless the mend gives a cell more digits than were read (5 → 50: the 54 of a number
+    across a line, read 5 | 4, made 50 | 4, passed unasked on a validation sheet). A lost leading 1
+    put back (6 → 16), a digit read otherwise (8 → 3) and a row of one number the game fixes
+    (−96 → −16) still are."""
+    from kingsheet.scan.choose import Option, RowChoice, settle_mends
+
+    def mended(first, cells, stretch):
+        return RowChoice((Option("eralash+", cells, 1.0),), False, True, 1, stretch=stretch,
+                         first=("eralash+", first))
+
+    out = settle_mends({1: mended((5, 4, 22, 20), (50, 4, 22, 20), 4.5),
+                        2: mended((6, 4, 22, 20), (16, 4, 22, 20), 4.5),
+                        3: mended((8, 4, 22, 20), (3, 4, 22, 20), 4.5)})
+    assert not out[1].sure and out[2].sure and out[3].sure
+    one = RowChoice((Option("king", (0, -16, 0, 0), 1.0),), False, True, 1, stretch=0.3, first=("king", (0, -96, 0, 0)))
+    assert settle_mends({1: one})[1].sure

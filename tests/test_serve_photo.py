@@ -217,6 +217,20 @@ def test_the_photo_route_alone_takes_megabytes(tmp_path):
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (apt-get install chromium)")
+def _photo_tab(browser, base: str):
+    """A phone's page of the served game, on its «New» tab with the photo's part shown; the page and
+    the script errors it will collect."""
+    page = browser.new_context(**PHONE).new_page()
+    page.set_default_timeout(60_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/?t={TOKEN}")
+    page.wait_for_selector("#sheet tr >> nth=1")
+    page.click("#tab-new")
+    page.wait_for_selector("#photo-head:not(:empty)")
+    return page, errors
+
+
 def test_on_the_phone_the_unsure_rows_show_their_paper(tmp_path, shot):
     game = friday(tmp_path)
     photo = tmp_path / "blank.jpg"
@@ -224,14 +238,7 @@ def test_on_the_phone_the_unsure_rows_show_their_paper(tmp_path, shot):
     shots = Path(__import__("os").environ.get("KINGSHEET_SHOTS") or tmp_path / "shots")
     shots.mkdir(parents=True, exist_ok=True)
     with running(game, "ru") as base, chromium() as browser:
-        page = browser.new_context(**PHONE).new_page()
-        page.set_default_timeout(60_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{base}/?t={TOKEN}")
-        page.wait_for_selector("#sheet tr >> nth=1")
-        page.click("#tab-new")
-        page.wait_for_selector("#photo-head:not(:empty)")
+        page, errors = _photo_tab(browser, base)
         assert page.inner_text("#photo-head") == "С фотографии заполненного бланка"
         page.set_input_files("#photo-in", str(photo))
         page.wait_for_selector("#photo-keep:not([hidden])")
@@ -289,13 +296,7 @@ def test_on_the_phone_a_row_read_as_corrected_says_so_and_is_not_asked(tmp_path)
     photo.write_bytes(photograph(pages[0], rng, quality=(80, 90)))
     game = friday(tmp_path)
     with running(game, "ru") as base, chromium() as browser:
-        page = browser.new_context(**PHONE).new_page()
-        page.set_default_timeout(60_000)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{base}/?t={TOKEN}")
-        page.wait_for_selector("#sheet tr >> nth=1")
-        page.click("#tab-new")
+        page, errors = _photo_tab(browser, base)
         page.set_input_files("#photo-in", str(photo))
         page.wait_for_selector("#photo-keep:not([hidden])")
         said = page.locator("#photo-rows .read.sure", has_text="✓ число зачёркнуто: прочитано написанное заново")

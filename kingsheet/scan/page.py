@@ -763,6 +763,10 @@ def cells_of(page: np.ndarray, boxes: Sequence[tuple[float, ...]]) -> list[Any]:
 #: a crease bent by the fold, the edge of a sheet laid on the page): within this many mm of where it
 #: leaves the cell, each way, sideways.
 LONG_DRIFT_MM = 1.0
+#: Such a line is one stroke across on at least this share of the cell's rows (a digit touching both
+#: of its cell's lines with the digits above and below it touching theirs, an 8 under a 16's 6 on a
+#: validation sheet, is two strokes across on most).
+LONG_ONE_RUN = 0.8
 
 
 def _without_long_lines(page: np.ndarray, box: tuple[float, ...], inside: np.ndarray) -> np.ndarray:
@@ -795,6 +799,9 @@ def _without_long_lines(page: np.ndarray, box: tuple[float, ...], inside: np.nda
     out = inside
     for label in through:
         piece = labels == label
+        runs = (np.diff(piece.astype(np.int8), axis=1) == 1).sum(axis=1) + piece[:, 0]
+        if float((runs == 1).mean()) < LONG_ONE_RUN:
+            continue  # not one line down the cell: a digit (an 8 or a 0 is two strokes across most rows)
         top = np.nonzero(piece[:2].any(axis=0))[0]
         bottom = np.nonzero(piece[-2:].any(axis=0))[0]
         # how far it goes sideways beyond, on its way there (the cell's inside stops short of its lines)
