@@ -1858,10 +1858,12 @@ def test_a_line_running_through_a_cell_and_on_beyond_it_is_not_ink():
     inked = ringed.copy()
     cv2.line(inked, (round(27 * PX), round(55 * PX)), (round(34 * PX), round(55 * PX)), 40, 3)  # a stroke over it
     assert cells_of(inked, [box])[0].min() < 100
-    for y0, y1 in ((51.4, 60.6), (49.0, 60.6)):  # a tall 1 in the cell; the same poking past the line above
+    for y0, y1, x in ((51.4, 60.6, 30), (49.0, 60.6, 30), (50.5, 61.5, 21)):
+        # a tall 1 in the cell; the same poking past the line above; one from the cell's top to its
+        # bottom beside its line down (which runs on above and below, and is not the 1's)
         one = paper()
-        one[round(y0 * PX):round(y1 * PX), round(30 * PX):round(30 * PX) + 3] = 50
-        assert cells_of(one, [box])[0].min() < 100, (y0, y1)
+        one[round(y0 * PX):round(y1 * PX), round(x * PX):round(x * PX) + 3] = 50
+        assert cells_of(one, [box])[0].min() < 100, (y0, y1, x)
     # an 8 from the cell's top to its bottom, under a 6 touching the line from above and over a 0
     # touching it from below (a validation sheet's 8 so was taken away): two strokes across its rows
     eight = paper()

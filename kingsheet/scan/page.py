@@ -775,7 +775,9 @@ def _without_long_lines(page: np.ndarray, box: tuple[float, ...], inside: np.nda
     left the cell, however it bends) set to paper: a coffee ring's rim through an empty ИТОГО cell
     was read as a sure 1 (2026-12-07: validation sheets with a ring on every page, two of 30 taken
     for totals that did not add up). A straight crease is _without_creases'. Writing ends in its
-    cell, or pokes past one of its lines only; ink across such a line, darker than it, stays."""
+    cell, or pokes past one of its lines only; ink across such a line, darker than it, stays. Where
+    it runs on is looked for between the cell's own lines down (a tall 1 beside its cell's line,
+    which runs on above and below, was first taken away with it)."""
     import cv2
 
     if inside.ndim != 2 or inside.shape[0] < 8 or inside.shape[1] < 8:
@@ -789,9 +791,10 @@ def _without_long_lines(page: np.ndarray, box: tuple[float, ...], inside: np.nda
     through = (set(np.unique(labels[:2])) & set(np.unique(labels[-2:]))) - {0}
     if not through:
         return inside
-    x0, y0, _x1, y1 = box
+    x0, y0, x1, y1 = box
     left = round((x0 + 0.8) * PX)
     drift = round(LONG_DRIFT_MM * PX)
+    sides = round((x0 + 0.5) * PX), round((x1 - 0.5) * PX)  # between the cell's lines down, not on them
     above = page[max(0, round((y0 - CREASE_BEYOND_MM) * PX)):round(y0 * PX)]
     below = page[round(y1 * PX):round((y1 + CREASE_BEYOND_MM) * PX)]
     if above.shape[0] < 4 or below.shape[0] < 4:
@@ -808,8 +811,8 @@ def _without_long_lines(page: np.ndarray, box: tuple[float, ...], inside: np.nda
         slope = ((bottom.mean() - top.mean()) / h) * ((CREASE_BEYOND_MM + (y1 - y0) * 0.1) * PX)
 
         def goes_on(strip: np.ndarray, cols: np.ndarray, way: float) -> bool:
-            a = left + int(cols.min()) - drift + min(0, round(way))
-            b = left + int(cols.max()) + drift + max(0, round(way)) + 1
+            a = max(left + int(cols.min()) - drift + min(0, round(way)), sides[0])
+            b = min(left + int(cols.max()) + drift + max(0, round(way)) + 1, sides[1])
             near = strip[:, max(0, a):max(0, b)]
             return near.size > 0 and float((near.min(axis=1) < paper - CREASE_DARKER).mean()) >= CREASE_ROWS
 
