@@ -780,7 +780,7 @@ def _off_the_line(binary: np.ndarray) -> np.ndarray:
     return out
 
 
-#: A line across a shaded cell is this many pixel rows thick at most (a crease, a shadow's edge).
+#: A line across a cell is this many pixel rows thick at most (a crease, a bent printed line, a shadow's edge).
 LINE_ROWS = 6
 
 

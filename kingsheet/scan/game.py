@@ -228,7 +228,7 @@ def summary(sheet: SheetRead, page: bool = False) -> list[str]:
         if r.choice.cells is None:
             mark = "✗ " + _("no reading the rules allow: check the photo")
         elif r.choice.sure and r.choice.corrected:
-            mark = "✓ " + _("(a number crossed out: read as the one written again)")
+            mark = "✓ (" + _("a number crossed out: read as the one written again") + ")"
         elif r.choice.sure:
             mark = "✓"
         elif r.choice.doubted == NO_BID:

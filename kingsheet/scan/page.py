@@ -782,8 +782,10 @@ def _without_long_lines(page: np.ndarray, box: tuple[float, ...], inside: np.nda
 
     if inside.ndim != 2 or inside.shape[0] < 8 or inside.shape[1] < 8:
         return inside
-    paper = float(np.percentile(inside, 75))
+    paper = _quantile(inside, 0.75)
     dark = (inside < paper - CREASE_DARKER).astype(np.uint8)
+    if not (dark[:2].any() and dark[-2:].any()):
+        return inside  # nothing crosses the cell from its top to its bottom (most cells: no labelling)
     count, labels = cv2.connectedComponents(dark, connectivity=8)
     if count < 2:
         return inside
