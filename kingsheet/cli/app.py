@@ -23,8 +23,6 @@ from kingsheet.core.problems import InputError, Unusable, one_line
 def _startup_language() -> None:
     """The language of the help texts, decided before typer reads them: --lang in the command line,
     KINGSHEET_LANG, the locale. A language kingsheet does not speak is reported by the option."""
-    import contextlib
-
     from kingsheet.core import i18n
 
     argv = sys.argv[1:]

@@ -10,6 +10,7 @@ raised with the status a web server would give and one sentence in the current l
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 from collections.abc import Callable, Collection, Mapping
@@ -298,7 +299,6 @@ def club(folder: Path, lang: str) -> dict[str, Any]:
     in it (the payments of club.toml taken off), the payments recorded, each player's money over
     the evenings for the chart, amounts written as the players read them, and the files that do
     not count. The same queries as `kingsheet club standings`, `ledger` and `report`."""
-    import contextlib
     from decimal import Decimal
 
     from kingsheet.club.queries import Period, files, history, ledger, standings
@@ -346,8 +346,6 @@ def _club_of(folder: Path) -> tuple[Any, Any, list[str]]:
 
 def club_player(folder: Path, body: Mapping[str, Any], lang: str) -> dict[str, Any]:
     """One player's page of the club, in words (`kingsheet club player NAME`)."""
-    import contextlib
-
     from kingsheet.club.queries import Period, player
     from kingsheet.render.club import player_parts
 
@@ -365,8 +363,6 @@ def club_paid(folder: Path, body: Mapping[str, Any], lang: str) -> dict[str, Any
     """A payment between evenings recorded in the folder's club.toml, by the rules of `kingsheet
     club paid` (players of the club, above zero, a currency kingsheet knows), and the club as it
     now is."""
-    import contextlib
-
     from kingsheet.club.config import record_payment
     from kingsheet.core.money import fmt_amount
 
