@@ -763,7 +763,9 @@ class _ScanTally:
               f"{with_totals} with the ИТОГО lines filled in, {n['clean_bare']}/{sheets - with_totals} without); "
               f"sheets with a wrong row "
               f"not flagged {n['unflagged']}/{sheets}; sheets with totals taken for misread {n['misread_totals']}/"
-              f"{sheets} ({n['clean_misread']} of them with nothing to confirm); refused {n['refused']}/{sheets}; "
+              f"{sheets} ({n['clean_misread']} of them with nothing to confirm); refused {n['refused']}/{sheets}"
+              + (" (a refused sheet's rows count as not right and to confirm: they are typed)" if n["refused"] else "")
+              + "; "
               f"{statistics.median(self.times):.2f} s a photo (median)"
               + (f", {statistics.median(self.cpu):.2f} s of CPU" if self.cpu else ""))
         for template, t in self.by_template.items():
