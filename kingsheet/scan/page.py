@@ -489,9 +489,6 @@ class Astride(NamedTuple):
     right_given: np.ndarray
     clear: tuple[bool, bool]
     left_share: float = 0.5  # of the ink through the line, the share on its left (beside the line itself)
-    #: of the number each cell would hold, given the strokes through the line (its own ink beside them
-    #: and theirs), the share on that cell's side of the line: left, right
-    own_side: tuple[float, float] = (0.5, 0.5)
 
 
 #: A cell's own ink this far from the line beside it (mm) stands apart from strokes through it.
@@ -550,10 +547,8 @@ def astride(page: np.ndarray, boxes: Sequence[tuple[float, ...]], at: Crossing) 
     own_ink = mine.sum(axis=0) >= 2
     near = round(ASTRIDE_CLEAR * PX)
     lefts, rights = int(core[:, :a].sum()), int(core[:, b + 1:].sum())
-    own_l, own_r = int(mine[:, :a].sum()), int(mine[:, b + 1:].sum())
     return Astride(out[0], out[1], out[2], out[3], clear=(not own_ink[max(0, a - near):a].any(), not own_ink[b + 1:b + 1 + near].any()),
-                   left_share=lefts / (lefts + rights) if lefts + rights else 0.5,
-                   own_side=((own_l + lefts) / max(1, own_l + lefts + rights), (own_r + rights) / max(1, own_r + lefts + rights)))
+                   left_share=lefts / (lefts + rights) if lefts + rights else 0.5)
 
 
 def _quantile(image: np.ndarray, q: float) -> float:
@@ -573,48 +568,12 @@ def page_size(players: int) -> tuple[float, float]:
     return (297.0, 210.0) if players > 4 else (210.0, 297.0)
 
 
-#: The photo last decoded, with its corner marks as found: a photo whose code cannot be read, no rules
-#: named, is looked at three times (its code, which blank its lines fit, which page and way up), and was
-#: decoded and its marks looked for each time (4–9 s on a phone's photo). Forgotten once a sheet is read.
-_SEEN: dict[str, Any] = {}
-
-
 def _photo(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """The photo as loaded, and in grey (the print: black on white); the last one decoded again only
-    when the file has changed."""
+    """The photo as loaded, and in grey (the print: black on white)."""
     import cv2
 
-    try:
-        info = path.stat()
-        key: tuple[Any, ...] | None = (str(path), info.st_mtime_ns, info.st_size)
-    except OSError:
-        key = None  # load says what is wrong
-    if key is None or _SEEN.get("key") != key:
-        photo = load(path)
-        forget_photos()
-        _SEEN.update(key=key, photo=photo, gray=photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY),
-                     marks={})
-    return _SEEN["photo"], _SEEN["gray"]
-
-
-def forget_photos() -> None:
-    """Let the last photo decoded go (a server reading one sheet after another keeps none)."""
-    _SEEN.clear()
-
-
-def _marks(gray: np.ndarray, where: str, shadowed: bool) -> np.ndarray:
-    """find_marks, once for each way of the photo last decoded (the marks or the sentence refusing them)."""
-    if gray is not _SEEN.get("gray"):
-        return find_marks(gray, where, shadowed)
-    seen = _SEEN["marks"]
-    if shadowed not in seen:
-        try:
-            seen[shadowed] = find_marks(gray, where, shadowed)
-        except Unreadable as exc:
-            seen[shadowed] = exc
-    if isinstance(seen[shadowed], Unreadable):
-        raise seen[shadowed]
-    return np.array(seen[shadowed])
+    photo = load(path)
+    return photo, (photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
 
 
 Fits = Callable[[Code, np.ndarray], bool]  # whether a straightened page's printed lines are where its layout has them
@@ -658,7 +617,7 @@ def _read_coded(photo: np.ndarray, gray: np.ndarray, found: tuple[Code, tuple[fl
     first: np.ndarray | None = None
     for shadowed in (False, True) if fits is not None else (False,):
         try:
-            marks = upright(_marks(gray, where, shadowed), at)
+            marks = upright(find_marks(gray, where, shadowed), at)
         except Unreadable as exc:
             missed = missed or exc
             continue
@@ -696,7 +655,7 @@ def read_page_by_lines(path: Path, players: int, layouts: Sequence[tuple[Any, Se
     refused: Unreadable | None = None
     for shadowed in (False, True):  # then the marks found with the light evened (a hard shadow on a corner)
         try:
-            return _by_lines(photo, gray, _marks(gray, where, shadowed), players, layouts, where)
+            return _by_lines(photo, gray, find_marks(gray, where, shadowed), players, layouts, where)
         except Unreadable as exc:
             refused = refused or exc
     assert refused is not None
@@ -713,7 +672,7 @@ def fits_by_lines(path: Path, layouts: Mapping[int, Sequence[tuple[Any, Sequence
     refused: Unreadable | None = None
     for shadowed in (False, True):
         try:
-            marks = _marks(gray, where, shadowed)
+            marks = find_marks(gray, where, shadowed)
         except Unreadable as exc:
             refused = refused or exc
             continue
