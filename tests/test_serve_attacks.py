@@ -379,6 +379,22 @@ def test_twelve_photo_bombs_at_once_keep_the_server_small(played):
     assert "Traceback" not in proc.stderr_text
 
 
+def test_a_phone_turned_away_from_the_photos_gets_the_sentence_not_a_broken_connection(played, monkeypatch):
+    """A phone past the photo places is answered only once its upload has passed (dropped as it comes,
+    never kept): answered at once, the phone still sending megabytes would find the connection closed
+    under it (a broken pipe, as the clean-clone CI once saw among twelve bombs) and show no sentence."""
+    import kingsheet.serve.app as served_app
+
+    monkeypatch.setattr(served_app, "PHOTO_PLACES", 0)  # every place taken
+    body = json.dumps({"photos": ["A" * (16 * 1024 * 1024)]}).encode()
+    with running(played, "en") as base:
+        for _ in range(3):
+            status, answer = _post(base, TOKEN, "/api/photo", body)
+            assert status == 503 and answer["ok"] is False, (status, answer)
+            assert answer["error"] == "another phone's photos are being read; send these again in a minute"
+        assert _get(base, TOKEN, "/api/state")[0] == 200
+
+
 def test_a_big_body_is_parsed_while_the_phones_are_answered(played, monkeypatch):
     """A 24 MB body is parsed away from the server's loop: while its parse is held, another phone's
     state is answered (were it parsed on the loop, that answer would wait for it)."""

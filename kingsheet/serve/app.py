@@ -247,6 +247,17 @@ async def _body(request: Request) -> dict[str, Any]:
     return _parsed(raw)
 
 
+async def _drained(request: Request) -> None:
+    """A body let pass without being kept (each piece dropped as it comes, within the same bounds of
+    size and time), so that the phone has sent it whole before it is answered: a server that answers
+    and closes while the phone still sends leaves the phone a broken connection, not the sentence."""
+    try:
+        async for _piece in request.stream():
+            pass
+    except (_TooLarge, _TooSlow, ClientDisconnect):
+        pass
+
+
 class _Gone(Exception):
     """The phone went away before its request's body was whole: nobody is left to answer."""
 
@@ -510,9 +521,10 @@ async def post_undo(request: Request, table: Table, lang: str) -> Response:
 
 async def post_photo(request: Request, table: Table, lang: str) -> Response:
     """The photos of a filled blank, read here; the rows come back to the phone to confirm. One
-    sheet is read at a time and one more may wait; a phone past those is told at once, before its
-    photos are taken in."""
+    sheet is read at a time and one more may wait; a phone past those is told so, its photos let
+    pass without being kept or decoded."""
     if table.photos >= PHOTO_PLACES:
+        await _drained(request)
         raise _Answer(503, _("another phone's photos are being read; send these again in a minute"))
     table.photos += 1
     try:
