@@ -350,12 +350,19 @@ def test_a_page_without_rows_whose_code_is_lost_is_left_out_and_said(tmp_path, r
 def test_a_code_that_cannot_be_read_and_no_rules_named_is_told_by_the_blanks_printed_lines(tmp_path, runner):
     """No --rules and the code rubbed out: the blank is told among every bundled rule system's by
     its printed lines, and read; where the lines of two rule systems' blanks are the same, the
-    person is asked for the rules in one sentence naming them, and nothing is written."""
+    person is asked for the rules in one sentence naming them, and nothing is written. The photo is
+    decoded once and its marks looked for once each way, and let go when the sheet is read."""
     from kingsheet.cli.app import app
+    from kingsheet.scan import page
     from kingsheet.scan.reader import read_sheet
 
     path, truth = _code_smudged(tmp_path, "ordered")
-    sheet = read_sheet([path])
+    loaded, looked = [], []
+    with pytest.MonkeyPatch.context() as counted:
+        counted.setattr(page, "load", lambda p, load=page.load: loaded.append(p) or load(p))
+        counted.setattr(page, "find_marks", lambda *a, find=page.find_marks: looked.append(a[1:]) or find(*a))
+        sheet = read_sheet([path])
+    assert loaded == [path] and len(looked) == len(set(looked)) >= 1 and page._seen() == {}
     assert sheet.rules.id == "ordered"
     assert [r.choice.options[0].cells for r in sheet.rows] == [t.points for t in truth]
     same, _truth = _code_smudged(tmp_path, "symmetric")

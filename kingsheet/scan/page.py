@@ -5,6 +5,7 @@ them. Every failure is one sentence that says what the photo lacks."""
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -568,12 +569,54 @@ def page_size(players: int) -> tuple[float, float]:
     return (297.0, 210.0) if players > 4 else (210.0, 297.0)
 
 
+#: The photo last decoded, with its corner marks as found: a photo whose code cannot be read, no rules
+#: named, is looked at three times (its code, which blank its lines fit, which page and way up), and was
+#: decoded and its marks looked for each time. Forgotten once a sheet is read; each thread its own.
+_LOCAL = threading.local()
+
+
+def _seen() -> dict[str, Any]:
+    """This thread's photo last decoded (see _LOCAL)."""
+    return _LOCAL.__dict__
+
+
 def _photo(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    """The photo as loaded, and in grey (the print: black on white)."""
+    """The photo as loaded, and in grey (the print: black on white); the last one decoded again only
+    when the file has changed."""
     import cv2
 
-    photo = load(path)
-    return photo, (photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY))
+    try:
+        info = path.stat()
+        key: tuple[Any, ...] | None = (str(path), info.st_mtime_ns, info.st_size)
+    except OSError:
+        key = None  # load says what is wrong
+    if key is None or _seen().get("key") != key:
+        forget_photos()
+        photo = load(path)
+        _seen().update(key=key, photo=photo, gray=photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY),
+                     marks={})
+    seen = _seen()
+    return seen["photo"], seen["gray"]
+
+
+def forget_photos() -> None:
+    """Let the last photo decoded go (a server reading one sheet after another keeps none)."""
+    _seen().clear()
+
+
+def _marks(gray: np.ndarray, where: str, shadowed: bool) -> np.ndarray:
+    """find_marks, once for each way of the photo last decoded (the marks or the sentence refusing them)."""
+    if gray is not _seen().get("gray"):
+        return find_marks(gray, where, shadowed)
+    seen = _seen()["marks"]
+    if shadowed not in seen:
+        try:
+            seen[shadowed] = find_marks(gray, where, shadowed)
+        except Unreadable as exc:
+            seen[shadowed] = exc
+    if isinstance(seen[shadowed], Unreadable):
+        raise seen[shadowed]
+    return np.array(seen[shadowed])
 
 
 Fits = Callable[[Code, np.ndarray], bool]  # whether a straightened page's printed lines are where its layout has them
@@ -617,7 +660,7 @@ def _read_coded(photo: np.ndarray, gray: np.ndarray, found: tuple[Code, tuple[fl
     first: np.ndarray | None = None
     for shadowed in (False, True) if fits is not None else (False,):
         try:
-            marks = upright(find_marks(gray, where, shadowed), at)
+            marks = upright(_marks(gray, where, shadowed), at)
         except Unreadable as exc:
             missed = missed or exc
             continue
@@ -655,7 +698,7 @@ def read_page_by_lines(path: Path, players: int, layouts: Sequence[tuple[Any, Se
     refused: Unreadable | None = None
     for shadowed in (False, True):  # then the marks found with the light evened (a hard shadow on a corner)
         try:
-            return _by_lines(photo, gray, find_marks(gray, where, shadowed), players, layouts, where)
+            return _by_lines(photo, gray, _marks(gray, where, shadowed), players, layouts, where)
         except Unreadable as exc:
             refused = refused or exc
     assert refused is not None
@@ -672,7 +715,7 @@ def fits_by_lines(path: Path, layouts: Mapping[int, Sequence[tuple[Any, Sequence
     refused: Unreadable | None = None
     for shadowed in (False, True):
         try:
-            marks = find_marks(gray, where, shadowed)
+            marks = _marks(gray, where, shadowed)
         except Unreadable as exc:
             refused = refused or exc
             continue

@@ -83,6 +83,15 @@ def read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | No
     rules and options as the person names them (``scan --rules``; on the phone, the open game's),
     for a photo whose QR code cannot be read: its page and way up are then told by its printed lines.
     A code that is read names the rules itself (whether they are the ones given is the caller's to say)."""
+    from kingsheet.scan.page import forget_photos
+
+    try:
+        return _read_sheet(photos, given)
+    finally:
+        forget_photos()  # the last photo decoded, kept while its sheet was read
+
+
+def _read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | None) -> SheetRead:
     import cv2
 
     from kingsheet.render.layout import ordered_games
