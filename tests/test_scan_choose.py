@@ -268,6 +268,30 @@ def test_two_equally_likely_rows_are_flagged_with_the_alternative():
     assert choice.alternatives and set(choice.alternatives[:1]) | {choice.cells} == {(-4, -6, -6, 0), (-6, -4, -6, 0)}
 
 
+def test_a_number_across_a_line_is_read_as_either_cell_cuts_it_and_a_row_two_cuts_give_counts_once():
+    """choose_game_row's variants: a Козыри row 9 | 3 | 9 | 3 whose 3 in the second cell is pressed
+    onto its line, cut by the cells as 1 | 39 (no row adds up so); its strokes given wholly to the
+    second cell read 3 | 9, and that way the row is found, and sure. A row both ways give (the
+    cut reading and a variant alike) is one option, not two that split the share between them."""
+    from kingsheet.scan.choose import choose_game_row
+
+    rules = load_rules("blank-4")
+    players = ("А", "Б", "В", "Г")
+    game = rules.slots[[rules.games[g].kind for g in rules.slots].index(Kind.TRUMPS)]
+    cut = [[Reading(9, -0.01)], [Reading(1, -0.1), Reading(7, -2.5)], [Reading(39, -0.2), Reading(89, -1.5)],
+           [Reading(3, -0.01)]]
+    plain = choose_game_row(rules, [Reading(0, 0.0)], [game], cut, players)
+    assert plain.cells != (9, 3, 9, 3) and not plain.sure
+    given = {1: [Reading(3, -0.05), Reading(8, -3.0)], 2: [Reading(9, -0.05), Reading(4, -3.0)]}
+    taken = {1: [Reading(None, -0.5)], 2: [Reading(139, -1.0)]}  # the other way: the 3 given to the third cell
+    chosen = choose_game_row(rules, [Reading(0, 0.0)], [game], cut, players, variants=[given, taken])
+    assert chosen.cells == (9, 3, 9, 3) and chosen.sure
+    assert chosen.first == (game, (9, 3, 9, 3))  # the likeliest reading of the row, however cut
+    same = choose_game_row(rules, [Reading(0, 0.0)], [game], [*cut[:1], *given.values(), *cut[3:]], players,
+                           variants=[given])
+    assert [o.cells for o in same.options].count((9, 3, 9, 3)) == 1 and same.confidence > 0.99
+
+
 def test_an_empty_cell_is_zero_and_a_split_king_is_never_chosen():
     rules = load_rules("blank-4")
     # Кинг: the reader half sees 8 and 8; only 16 in one cell is possible

@@ -202,7 +202,10 @@ def _search(rules: Rules, game_id: str, bonus: float, lists: list[list[Reading]]
 def _verdict(found: _Search, wanted: int) -> RowChoice:
     if not found.accepted:
         return RowChoice((), False, False, found.tried)
-    ranked = sorted(found.accepted, key=lambda a: -a[0])[:wanted]
+    best: dict[tuple[str, tuple[int, ...]], float] = {}  # a row two ways of cutting the cells give: its likelier
+    for s, g, c in found.accepted:
+        best[g, c] = max(best.get((g, c), -math.inf), s)
+    ranked = sorted(((s, g, c) for (g, c), s in best.items()), key=lambda a: -a[0])[:wanted]
     top = ranked[0][0]
     weights = [math.exp(s - top) for s, _g, _c in ranked]
     total = sum(weights)
@@ -317,14 +320,21 @@ def _number_score(k: int, by_number: dict[int, float], floor: float, games: int 
 
 def choose_game_row(rules: Rules, game_cell: Sequence[Reading], games: Sequence[str],
                     candidates: Sequence[Sequence[Reading]], players: tuple[str, ...], number: int = 1,
-                    budget: int = BUDGET, wanted: int = 4) -> RowChoice:
+                    budget: int = BUDGET, wanted: int = 4,
+                    variants: Sequence[Mapping[int, Sequence[Reading]]] = ()) -> RowChoice:
     """On an ordered blank the game is handwritten too, as its number in ``games`` (from 1; one
     game: the cell is not read). The game and the cells are chosen together: each game as likely
     as its number's reading (a game whose number is not among them, far less), each row of it as
-    the cells' readings make it."""
+    the cells' readings make it. ``variants``: other ways to cut the row into its cells (a number
+    written across the line between two cells, its strokes given wholly to one of them: the
+    readings of the cells so cut, by their place in the row), searched as well; the row is chosen
+    among the readings of every way, a row two ways give counted once."""
     lists = [sorted(c, key=lambda r: -r.score) for c in candidates]
     if any(not c for c in lists):
         return RowChoice((), False, False, 0)
+    ways = [lists, *([sorted(v[k], key=lambda r: -r.score) if k in v else c for k, c in enumerate(lists)]
+                     for v in variants)]
+    ways = [w for w in ways if all(w)]
     if len(games) == 1:
         scored = [(0.0, games[0])]
     else:
@@ -334,7 +344,8 @@ def choose_game_row(rules: Rules, game_cell: Sequence[Reading], games: Sequence[
                         reverse=True)
     found = _Search([])
     for bonus, gid in scored:
-        _search(rules, gid, bonus, lists, players, number, budget, wanted, found)
+        for way in ways:
+            _search(rules, gid, bonus, way, players, number, budget, wanted, found)
     return replace(_verdict(found, wanted), numbers=tuple((gid, bonus) for bonus, gid in scored),
                    first_cells=sum(c[0].score for c in lists))
 

@@ -490,6 +490,9 @@ class Astride(NamedTuple):
     right_given: np.ndarray
     clear: tuple[bool, bool]
     left_share: float = 0.5  # of the ink through the line, the share on its left (beside the line itself)
+    #: of the number each cell would hold, given the strokes through the line (its own ink beside them
+    #: and theirs), the share on that cell's side of the line: left, right
+    own_side: tuple[float, float] = (0.5, 0.5)
 
 
 #: A cell's own ink this far from the line beside it (mm) stands apart from strokes through it.
@@ -548,8 +551,10 @@ def astride(page: np.ndarray, boxes: Sequence[tuple[float, ...]], at: Crossing) 
     own_ink = mine.sum(axis=0) >= 2
     near = round(ASTRIDE_CLEAR * PX)
     lefts, rights = int(core[:, :a].sum()), int(core[:, b + 1:].sum())
+    own_l, own_r = int(mine[:, :a].sum()), int(mine[:, b + 1:].sum())
     return Astride(out[0], out[1], out[2], out[3], clear=(not own_ink[max(0, a - near):a].any(), not own_ink[b + 1:b + 1 + near].any()),
-                   left_share=lefts / (lefts + rights) if lefts + rights else 0.5)
+                   left_share=lefts / (lefts + rights) if lefts + rights else 0.5,
+                   own_side=((own_l + lefts) / max(1, own_l + lefts + rights), (own_r + rights) / max(1, own_r + lefts + rights)))
 
 
 def _quantile(image: np.ndarray, q: float) -> float:

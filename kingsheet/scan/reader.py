@@ -5,7 +5,7 @@ well, as the number the blank gives it, and chosen with the row's cells."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,12 +27,14 @@ from kingsheet.scan.choose import (
     doubt_sheet,
     near_own_game,
     nearest_rows,
+    row_accepted,
     settle_mends,
     signed,
     written_sign,
 )
 from kingsheet.scan.page import (
     LINED_UP,
+    Astride,
     Code,
     CodeUnreadable,
     Crossing,
@@ -201,6 +203,14 @@ def _read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | N
               if (through := across_lines(by_page[boxes.page], boxes.cells))}
     crossed = {number: (cut[k][1:], struck[k * n:(k + 1) * n]) for k, (number, _boxes) in enumerate(on_photos)
                if any(mask is not None for mask in struck[k * n:(k + 1) * n])}
+    # each line a number runs across, its cells cut again with the strokes through it given wholly to
+    # one of them (page.astride), then to the other: read once, for the choice and for the asking
+    sides = {(number, at.line): cells for number, (page, boxes, through) in across.items() for at in through
+             if (cells := astride(page, boxes, at)) is not None}
+    side_reads = readings_of([image for cells in sides.values() for image in cells[:4]])
+    astrides: dict[int, dict[int, tuple[Astride, list[list[Reading]]]]] = {}
+    for k, ((number, line), cells) in enumerate(sides.items()):
+        astrides.setdefault(number, {})[line] = cells, side_reads[4 * k:4 * k + 4]
     read: dict[int, tuple[list[Reading], list[list[Reading]]]] = {
         number: ([] if fixed else game_cells[k], player_cells[k * n:(k + 1) * n])
         for k, (number, _boxes) in enumerate(on_photos)}
@@ -215,12 +225,19 @@ def _read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | N
     for number in sorted(n for n in read if written and n <= max(written)):  # the game stops at its last row
         game_cell, cands = read[number]
         options = [_printed_game(rules, number)] if fixed else games
-        if fixed and written_sign(rules, options[0]) is None and rules.games[options[0]].card_values:
+        both_signs = bool(fixed and written_sign(rules, options[0]) is None and rules.games[options[0]].card_values)
+
+        def signs(cell: list[Reading], both_signs: bool = both_signs) -> list[Reading]:
             # omnibus: a cell may be plus or minus (the ten of diamonds +10), and the reader reads no sign: each
             # reading is tried both ways, minus first (the likelier), and the rules choose; a row both ways allow
             # is left to confirm (6 % of omnibus deals, the two readings equally likely)
-            cands = [[*(Reading(-r.value, r.score) for r in c if r.value), *c] for c in cands]
-        choices[number] = choose_game_row(rules, game_cell, options, cands, players, number=number)
+            return [*(Reading(-r.value, r.score) for r in cell if r.value), *cell] if both_signs else cell
+
+        cands = [signs(c) for c in cands]
+        variants = [{line - 1: signs(left), line: signs(right)}
+                    for line, (_cells, (given_l, taken_r, taken_l, given_r)) in astrides.get(number, {}).items()
+                    for left, right in ((given_l, taken_r), (taken_l, given_r))]
+        choices[number] = choose_game_row(rules, game_cell, options, cands, players, number=number, variants=variants)
         asked[number] = game_cell, options, cands
         gid = options[0] if fixed else _first_game(game_cell, games)
         firsts[number] = gid, tuple(signed(rules, gid, max(c, key=lambda r: r.score).value) or 0 for c in cands)
@@ -238,10 +255,13 @@ def _read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | N
     if totals is None or totals.agree:  # totals that do not add up: another sign of a photo read badly
         choices = settle_mends(choices)
     choices = ask_bids(rules, doubt_sheet(choices, totals is None or totals.agree))
-    marked = {**{number: ACROSS for number, (page, boxes, through) in across.items()
-                 if not _read_astride(choices[number], page, boxes, through)},
-              **{number: CROSSED for number, (cells, masks) in crossed.items()
-                 if not _read_through(choices[number], cells, masks)}}
+    # a number across a line outranks one crossed out: a correction read surely passes, a number that
+    # may be either cell's never does (a −12 astride a line in a row with a correction passed, wrong)
+    marked = {**{number: CROSSED for number, (cells, masks) in crossed.items()
+                 if not _read_through(choices[number], cells, masks)},
+              **{number: ACROSS for number, (_page, _boxes, through) in across.items()
+                 if not _read_astride(choices[number], through, astrides.get(number, {}),
+                                      _rows_allowed(rules, choices[number], players, number))}}
     choices = ask_marked(choices, marked)
     rows = tuple(RowRead(n, firsts[n][0], choices[n], firsts[n][1]) for n in sorted(choices))
     return SheetRead(rules, first or code_of, rows, totals, by_page, layout, told=told and first is None,
@@ -265,43 +285,90 @@ def _read_through(choice: RowChoice, cells: Sequence[Any], masks: Sequence[Any])
     return True
 
 
-def _read_astride(choice: RowChoice, page: Any, boxes: Sequence[tuple[float, ...]], lines: Sequence[Crossing]) -> bool:
+def _read_astride(choice: RowChoice, lines: Sequence[Crossing], cut: Mapping[int, tuple[Astride, list[list[Reading]]]],
+                  accepted: Callable[[tuple[int, ...]], bool] | None = None) -> bool:
     """Whether a row where handwriting runs through a line between two cells (across_lines) was read,
     surely, as a digit of one cell that only touches or pokes past its line (a 2's foot, a 0 written
     wide): the strokes through the line given wholly to that cell (page.astride), both cells read as
-    the row was chosen, each as its likeliest reading; that cell holding a number of its own beside
-    them (they continue it), or the strokes lying mostly on its side (ASTRIDE_MOSTLY: a digit pressed
-    onto its line); and the other cell's own ink standing apart from the line. Or the row
-    reads the same whichever cell they are given to. A number written astride the line, or alone
-    over it, is asked about otherwise; so is a line at the row's end."""
-    from kingsheet.scan.digits import readings_of
-
+    the row was chosen, each as its likeliest reading; the number that cell then holds (its own ink
+    and the strokes) lying mostly on its side of the line (ASTRIDE_MOSTLY: a digit pressed onto its
+    line, a 2's foot past it; not a 10 written astride the line, its 1 beside it and its 0 through
+    it, which may be either cell's); and the other cell's own ink standing apart from the line. Or the row
+    reads the same whichever cell they are given to. Or, chosen at ASTRIDE_SURE, one way reads as
+    chosen and the rules (``accepted``: whether they allow a row) allow no other row with the two
+    cells' digits, in their order, parted anywhere else by the line (a 16 astride the line beside
+    the next cell's 4: neither 1 | 64, 164 | 0 nor 0 | 164 is a row). Never when the two cells'
+    digits all in one cell, the other empty, make a row the rules allow (a −12 astride the line
+    beside an empty cell may be either cell's: on the held-out bench one was given whole to the
+    empty cell, unasked and wrong, on 2026-12-07). A number written astride the
+    line, or alone over it, is asked about otherwise; so is a line at the row's end. ``cut``: each
+    line's astride, with the readings of its four cells, by the line."""
     if not choice.sure or choice.cells is None:
         return False
     for at in lines:
-        cells = astride(page, boxes, at)
-        if cells is None:
+        if at.line not in cut:
             return False
-        given_l, taken_r, taken_l, given_r = readings_of(
-            [cells.left_given, cells.right_taken, cells.left_taken, cells.right_given])
+        cells, (given_l, taken_r, taken_l, given_r) = cut[at.line]
         want_l, want_r = abs(choice.cells[at.line - 1]), abs(choice.cells[at.line])
         to_left = _reads_as(given_l, want_l) and _reads_as(taken_r, want_r)
         to_right = _reads_as(given_r, want_r) and _reads_as(taken_l, want_l)
         if to_left and to_right:
             continue  # the same row whichever cell they are given to (a 0 astride two cells of 0)
-        if not (to_left and (taken_l[0].value is not None or cells.left_share >= ASTRIDE_MOSTLY) and cells.clear[1]
-                or to_right and (taken_r[0].value is not None or cells.left_share <= 1 - ASTRIDE_MOSTLY)
-                and cells.clear[0]):
+        if accepted is None or any(accepted(other) for other in _parted_otherwise(choice.cells, at.line, whole=True)):
+            return False  # the two cells' digits all in one of them, or all in the other, is a row too
+        if not (to_left and cells.own_side[0] >= ASTRIDE_MOSTLY and cells.clear[1]
+                or to_right and cells.own_side[1] >= ASTRIDE_MOSTLY and cells.clear[0]
+                or (to_left or to_right) and accepted is not None and choice.confidence >= ASTRIDE_SURE
+                and not any(accepted(other) for other in _parted_otherwise(choice.cells, at.line))):
             return False
     return True
+
+
+#: A row with a number astride a line is read without asking, the rules allowing no other parting of
+#: its digits by the line, only when chosen at least this surely (as a correction, CORRECTED_SURE).
+ASTRIDE_SURE = 0.99
+
+
+def _parted_otherwise(cells: tuple[int, ...], line: int, whole: bool = False) -> list[tuple[int, ...]]:
+    """The rows ``cells`` would be were the digits of the two cells beside ``line`` (left to right, as
+    written) parted anywhere else by it: each cell a number (a leading 0 only as 0 itself) or empty
+    (0), of either sign. ``whole``: only those with every digit in one cell, the other empty."""
+    left, right = abs(cells[line - 1]), abs(cells[line])
+    digits = (str(left) if left else "") + (str(right) if right else "")
+    out = []
+    for at in range(len(digits) + 1):
+        if whole and 0 < at < len(digits):
+            continue
+        parts = digits[:at], digits[at:]
+        if any(len(part) > 1 and part[0] == "0" for part in parts):
+            continue
+        a, b = (int(part) if part else 0 for part in parts)
+        if (a, b) == (left, right):
+            continue
+        for sa in {a, -a}:
+            for sb in {b, -b}:
+                out.append((*cells[:line - 1], sa, sb, *cells[line + 1:]))
+    return out
 
 
 #: A number through a line between two cells with at least this share of its ink on one side is that
 #: cell's, pressed onto its line (a table's digit touching its line, 5 % of numbers on the bench), when
 #: the row reads so and the other cell's own ink stands apart: a number astride the line, about half
 #: on each side, may be either cell's and is asked about. Chosen on validation sheets (2026-12-07,
-#: docs/scan-figures.md).
+#: docs/scan-figures.md) for the strokes through the line alone; later that day (twenty-third session) of the whole number
+#: the cell would hold (page.Astride.own_side): a 10 centred on the line between an empty cell and the
+#: next, its 1 left of the line and its 0 through it, was given whole to the left cell as "continuing
+#: its 1" and passed unasked, wrong (a validation sheet of Google fonts, 61020).
 ASTRIDE_MOSTLY = 0.75
+
+
+def _rows_allowed(rules: Rules, choice: RowChoice, players: tuple[str, ...], number: int
+                  ) -> Callable[[tuple[int, ...]], bool] | None:
+    """Whether the rules allow a row of the chosen row's game (None: no row chosen)."""
+    game = choice.game
+    if game is None:
+        return None
+    return lambda cells: row_accepted(rules, game, cells, players, number)
 
 
 def _reads_as(readings: Sequence[Any], value: int) -> bool:
