@@ -595,12 +595,12 @@ def _photo(path: Path) -> tuple[np.ndarray, np.ndarray]:
         key: tuple[Any, ...] | None = (str(path), info.st_mtime_ns, info.st_size)
     except OSError:
         key = None  # load says what is wrong
-    if key is None or _seen().get("key") != key:
-        forget_photos()
-        photo = load(path)
-        _seen().update(key=key, photo=photo, gray=photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY),
-                     marks={})
     seen = _seen()
+    if key is None or seen.get("key") != key:
+        seen.clear()
+        photo = load(path)
+        seen.update(key=key, photo=photo, gray=photo if photo.ndim == 2 else cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY),
+                    marks={})
     return seen["photo"], seen["gray"]
 
 
