@@ -223,6 +223,64 @@ def test_a_shaken_photo_is_told_to_be_taken_again_holding_the_phone_still(tmp_pa
     assert not (tmp_path / "g.toml").exists()
 
 
+def _shaken(img: np.ndarray, half: int) -> np.ndarray:
+    """``img`` smeared by the hand's motion: 2 × ``half`` px, a little slanted."""
+    import cv2
+
+    kernel = np.zeros((2 * half + 1, 2 * half + 1), np.float32)
+    cv2.line(kernel, (0, half - 1), (2 * half, half + 1), 1.0, 1)
+    return np.asarray(cv2.filter2D(img, -1, kernel / kernel.sum()))
+
+
+def test_blur_is_measured_on_the_page_not_on_the_photos_pixels():
+    """Blur is measured on the page, not on the photo's pixels: the same shake of the hand smears a
+    phone's 2,000 px photo by half as many pixels as a 4,200 px one, and both measure blurred (by 9 of
+    its own pixels, before, the small photo shaken 4 px measured sharp: 0.28 of 0.3); neither photo
+    sharp is blurred."""
+    import tempfile
+
+    import cv2
+
+    from kingsheet.scan.page import BLURRED, blur
+
+    with tempfile.TemporaryDirectory() as d:
+        good, _truth = photo(Path(d), seed=5, deals=3)
+        img = cv2.imread(str(good), 0)
+    h, w = img.shape
+    small = cv2.resize(img, (round(w * 2000 / h), 2000), interpolation=cv2.INTER_AREA)
+    assert blur(img) < BLURRED - 0.1 and blur(small) < BLURRED - 0.1
+    assert blur(_shaken(img, 4)) >= BLURRED  # 8 px of the large photo
+    assert blur(_shaken(small, 3)) >= BLURRED  # 6 px of the small one
+    assert abs(blur(cv2.resize(_shaken(img, 4), (round(w * 2000 / h), 2000), interpolation=cv2.INTER_AREA))
+               - blur(_shaken(img, 4))) < 0.02  # made small, it measures as it did
+
+
+def test_a_shaken_photo_whose_lines_cannot_tell_its_page_is_told_to_be_taken_again(tmp_path, runner):
+    """A shaken photo whose QR code is lost is told by its printed lines, the rules named or not; when
+    the blur has taken the lines too, it is told to be taken again holding the phone still, not that
+    its lines or corner marks are not in place (a page that is all in the frame)."""
+    import cv2
+
+    from kingsheet.cli.app import app
+
+    path, _truth = _code_smudged(tmp_path, "ordered")
+    shaken = tmp_path / "shaken.jpg"
+    cv2.imwrite(str(shaken), _shaken(cv2.imread(str(path)), 4))  # 8 px
+    for rules in ([], ["--rules", "ordered"]):
+        for lang, said in (("ru", "снимок смазан — снимите ещё раз, держа телефон неподвижно"),
+                           ("en", "the photo is blurred: take it again, holding the phone still")):
+            res = runner.invoke(app, ["scan", str(shaken), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В,Г",
+                                      "--lang", lang, *rules])
+            assert res.exit_code == 2 and said in res.stderr, res.output
+            assert "corner mark" not in res.stderr and "угловые" not in res.stderr
+            assert len(res.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "g.toml").exists()
+    lightly = tmp_path / "lightly.jpg"  # 4 px: told by its lines and read
+    cv2.imwrite(str(lightly), _shaken(cv2.imread(str(path)), 2))
+    res = runner.invoke(app, ["scan", str(lightly), "-o", str(tmp_path / "g.toml"), "--players", "А,Б,В,Г"])
+    assert res.exit_code in (0, 1) and (tmp_path / "g.toml").exists(), res.output
+
+
 def _code_smudged(tmp_path: Path, rules_id: str, seed: int = 7) -> tuple[Path, list]:
     """A photo of a filled blank whose QR code is rubbed out in its middle (the marks untouched)."""
     import cv2

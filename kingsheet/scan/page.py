@@ -32,9 +32,8 @@ class Unreadable(InputError):
 
 class CodeUnreadable(Unreadable):
     """The photo's QR code cannot be read: its page is told by its lines (the blank's rules named, or
-    told among every bundled blank's). ``blurred``: the photo is shaken, and is taken again instead."""
-
-    blurred = False
+    told among every bundled blank's). A blurred photo's message asks for it to be taken again: it is
+    said when the lines cannot tell the page either."""
 
 
 @dataclass(frozen=True)
@@ -171,19 +170,24 @@ def find_code(gray: np.ndarray, where: str) -> tuple[Code, tuple[float, float]]:
                 pos = result.position
                 corners = (pos.top_left, pos.top_right, pos.bottom_right, pos.bottom_left)
                 return code, (sum(c.x for c in corners) / 4 * scale, sum(c.y for c in corners) / 4 * scale)
-    if blur(gray) >= BLURRED:  # the code is there, smeared: say what to do, not where the code should be
-        shaken = CodeUnreadable(blurred_sentence(where))
-        shaken.blurred = True
-        raise shaken
+    if blur(gray) >= BLURRED:  # the code is there, smeared: said if its lines cannot tell the page either
+        raise CodeUnreadable(blurred_sentence(where))
     raise CodeUnreadable(_("{where}: the sheet's QR code cannot be read (is the whole page in the photo, and sharp? "
                        "Blanks printed two to a page have no code and cannot be read)").format(where=where))
 
 
 #: A photo this blurred (blur(): 0 sharp … 1 smooth) whose code cannot be read was shaken or out of
-#: focus. Measured on the bench's photos (300 dpi, tools/scan/synth.py): sharp 0.16–0.19; moved
-#: 3 px 0.25–0.33, 6 px 0.30–0.47, 9 px (where the code is lost) 0.35–0.52, least on a slant
-#: between the four directions measured.
-BLURRED = 0.3
+#: focus. Measured on 12 photos as the bench makes them (tools/scan/synth.py, 4,200 px long; seeds
+#: 82000–82011, the pen model's validation writers), each brought to BLUR_LONG: sharp 0.24–0.35; moved
+#: 3 px 0.27–0.39, 6 px 0.37–0.57, 9 px 0.45–0.61; a 2,000 px photo moved 3 of its own px 0.43–0.50.
+#: (Measured on each photo's own pixels, as before 2026-12-08, the same shake of the hand smeared a
+#: 2,000 px photo by half as many and it measured sharp: a 6 px shake, the photo then made 2,000 px
+#: long, 0.16–0.29 by 9 px, under the 0.3 of then.)
+BLURRED = 0.4
+#: A photo longer than this is measured reduced to it (a 12 MP phone's photos, 4,000 px, and a
+#: 2,000 px one measure alike for the same shake of the hand), by blurring it again 5 of its pixels.
+BLUR_LONG = 2000
+BLUR_REACH = 5
 
 
 def blurred_sentence(where: str) -> str:
@@ -193,13 +197,20 @@ def blurred_sentence(where: str) -> str:
 def blur(gray: np.ndarray) -> float:
     """How blurred a photo is, in the worst of four directions (across, down and the diagonals;
     Crete, Dolmiere, Ladret, Nicolas, «The blur effect», SPIE 2007): the share of its edges'
-    contrast that blurring it again by 9 pixels that way does not take away. A sharp photo loses
-    most of it; a blurred one has little left to lose. Motion smears one direction: the worst is kept."""
+    contrast that blurring it again that way (BLUR_REACH pixels of it brought to BLUR_LONG) does not
+    take away. A sharp photo loses most of it; a blurred one has little left to lose. Motion smears
+    one direction: the worst is kept."""
     import cv2
 
+    long = max(gray.shape[:2])
+    if long > BLUR_LONG:
+        scale = BLUR_LONG / long
+        gray = cv2.resize(gray, (round(gray.shape[1] * scale), round(gray.shape[0] * scale)),
+                          interpolation=cv2.INTER_AREA)
     g = gray.astype(np.float32)
-    line = np.ones((1, 9), np.float32) / 9
-    diagonal = np.eye(9, dtype=np.float32) / 9
+    k = BLUR_REACH
+    line = np.ones((1, k), np.float32) / k
+    diagonal = np.eye(k, dtype=np.float32) / k
 
     def steps(image: np.ndarray, way: int) -> np.ndarray:  # the difference of neighbours that way
         if way == 0:
@@ -697,7 +708,8 @@ def read_page_by_lines(path: Path, players: int, layouts: Sequence[tuple[Any, Se
     it is (each a key, such as the page and the layout, and the boxes of its rows) and how it is
     turned, both told by where the printed lines are; the key and the straightened page. A photo
     that no way fits, or that two ways fit alike, is refused: never read into the wrong cells.
-    Each layout must have rows (a page without any tells nothing by its lines)."""
+    Each layout must have rows (a page without any tells nothing by its lines). A blurred photo
+    (BLURRED) so refused is told to be taken again: the blur is what lost its code and its lines."""
     photo, gray = _photo(path)
     where = str(path)
     refused: Unreadable | None = None
@@ -707,6 +719,8 @@ def read_page_by_lines(path: Path, players: int, layouts: Sequence[tuple[Any, Se
         except Unreadable as exc:
             refused = refused or exc
     assert refused is not None
+    if blur(gray) >= BLURRED:
+        raise Unreadable(blurred_sentence(where))
     raise refused
 
 

@@ -123,7 +123,7 @@ def _read_sheet(photos: Sequence[Path], given: tuple[str, Mapping[str, str]] | N
         try:
             looked.append(photo_page(path, fits, needed=given is None))
         except CodeUnreadable as exc:
-            if given is not None or exc.blurred:
+            if given is not None:
                 raise
             lost.append((path, exc))
             looked.append((None, None))  # its page told by its printed lines, below
