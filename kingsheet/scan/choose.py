@@ -181,9 +181,12 @@ def _search(rules: Rules, game_id: str, bonus: float, lists: list[list[Reading]]
     """Readings of the row as ``game_id`` (its score raised by ``bonus``), best first, into ``found``."""
     accepted = 0
     checked: set[tuple[int, ...]] = set()
+    minus = written_sign(rules, game_id) == -1  # each reading signed once (as signed() does), not each time tried
+    values = [[0 if r.value is None else -abs(r.value) if minus else r.value
+               for r in sorted(c, key=lambda r: -r.score)] for c in lists]  # in _ranked's order
     for tried, (score, idx) in enumerate(_ranked(lists)):
         score += bonus
-        cells = tuple(signed(rules, game_id, lists[k][i].value) or 0 for k, i in enumerate(idx))
+        cells = tuple(values[k][i] for k, i in enumerate(idx))
         if found.first is None or (tried == 0 and score > found.first[0]):
             found.first = (score, game_id, cells)
         if score < found.best() - NEGLIGIBLE or tried >= budget:

@@ -545,7 +545,7 @@ def _seam_cuts(cell: np.ndarray, mask: np.ndarray, x0: int, y0: int,
         reach = reaches + aslant
         pick = reach.argmin(axis=2)
         back[y] = columns + pick
-        cost = np.take_along_axis(reach, pick[..., None], axis=2)[..., 0] + ink[:, y]
+        cost = reach.min(axis=2) + ink[:, y]  # the value argmin picked (take_along_axis: 3 × slower)
     out: list[list[np.ndarray]] = []
     for i, ((lo, hi), ((_a, _b), least)) in enumerate(zip(spans, bands)):
         if hi - lo < 3:
