@@ -237,31 +237,46 @@ def choose_row(rules: Rules, game_id: str, candidates: Sequence[Sequence[Reading
 MISREAD_DIGIT = math.log(0.001)
 
 
-def _one_digit_otherwise(cell: Sequence[Reading], likeliest: int = 3) -> list[Reading]:
+def _one_digit_otherwise(cell: Sequence[Reading], likeliest: int = 3, dropped: bool = False) -> list[Reading]:
     """A cell's readings and, for its ``likeliest`` numbers, each with one of its digits any other
-    (MISREAD_DIGIT less likely; never a leading 0)."""
+    (MISREAD_DIGIT less likely; never a leading 0); ``dropped``: or, of two digits or more, one of
+    them left out, as likely (DROPPED_DIGIT)."""
     out: dict[int | None, float] = {r.value: r.score for r in cell}
     for r in sorted(cell, key=lambda r: -r.score)[:likeliest]:
         text, sign = ("", 1) if r.value is None else (str(abs(r.value)), -1 if r.value < 0 else 1)
-        for at in range(len(text)):
-            for digit in "0123456789":
-                other = text[:at] + digit + text[at + 1:]
-                if digit != text[at] and not (len(other) > 1 and other[0] == "0"):
-                    value = sign * int(other)
-                    out[value] = max(out.get(value, -math.inf), r.score + MISREAD_DIGIT)
+        others = [(text[:at] + digit + text[at + 1:], MISREAD_DIGIT) for at in range(len(text))
+                  for digit in "0123456789" if digit != text[at]]
+        if dropped and len(text) > 1:
+            others += [(text[:at] + text[at + 1:], DROPPED_DIGIT) for at in range(len(text))]
+        for other, cost in others:
+            if not (len(other) > 1 and other[0] == "0"):
+                value = sign * int(other)
+                out[value] = max(out.get(value, -math.inf), r.score + cost)
     return [Reading(v, score) for v, score in out.items()]
+
+
+#: A number read with a digit the paper holds but not as a digit of it (a digit crossed out that the
+#: reader did not see struck through, a stray mark, the end of the number beside it): read as one
+#: digit more than written (−86 for −6, 862 for 62). On the validation sheets with a table's habits
+#: (`tools/scan/validate.py KIND --table 30 61000`, 2026-12-08) such a row was a third of the rows
+#: read wrong: no reading of it possible, it was shown as read. The nearest rows (nearest_rows)
+#: leave one digit out, as likely as a digit read otherwise, and are asked about as those are; a row
+#: of one number so mended is never made sure (settle_mends: ONE_NUMBER keeps the number's length).
+DROPPED_DIGIT = MISREAD_DIGIT
 
 
 def nearest_rows(rules: Rules, choice: RowChoice, game_cell: Sequence[Reading], games: Sequence[str],
                  candidates: Sequence[Sequence[Reading]], players: tuple[str, ...], number: int) -> RowChoice:
     """A row none of whose readings the rules accept: the rows they allow with a digit of its cells
-    read otherwise (each MISREAD_DIGIT less likely), likeliest first, so that the table is shown the
+    read otherwise (each MISREAD_DIGIT less likely) or left out (DROPPED_DIGIT: a digit too many
+    read), likeliest first, so that the table is shown the
     possible rows nearest to what was read instead of an impossible one. Not sure: the reader did
     not read them (settle_mends makes sure only a row that holds one number, ONE_NUMBER). Any other
     row is returned as it is."""
     if choice.options:
         return choice
-    near = choose_game_row(rules, game_cell, games, [_one_digit_otherwise(c) for c in candidates], players, number)
+    near = choose_game_row(rules, game_cell, games, [_one_digit_otherwise(c, dropped=True) for c in candidates],
+                           players, number)
     return replace(near, sure=False, near=True) if near.options else choice
 
 
