@@ -533,6 +533,32 @@ def test_totals_are_not_said_to_agree_while_a_row_has_no_reading_but_are_checked
     assert recheck_totals(agreed_sheet, list(wrong.values()), complete=True) is False  # a row typed otherwise
 
 
+def test_a_row_shown_as_its_nearest_rows_is_settled_by_totals_that_add_up_but_not_doubted_by_ones_that_do_not():
+    """A row no reading of which is possible is shown its nearest rows (nearest_rows), the reader's
+    guess: with the totals adding up to its first one, the totals make it sure; not adding up (the
+    guess wrong, validation sheet 61023 of 2026-12-08: 56 rows asked for it), they say what a row
+    with no reading says — nothing yet, checked once the person has given it — and no other row of
+    the sheet is put in doubt."""
+    from dataclasses import replace
+
+    from kingsheet.scan.choose import Option, RowChoice, check_totals, doubt_sheet
+
+    rules = load_rules("blank-4")
+    rows = a_game("blank-4", 9)
+    choices = {n: sure(g, c) for n, (g, c) in rows.items()}
+    game, cells = rows[2]
+    other = (cells[1], cells[0], *cells[2:])
+    assert other != cells
+    right = RowChoice((Option(game, cells, 0.7), Option(game, other, 0.3)), False, False, 9, near=True)
+    settled = check_totals(rules, {**choices, 2: right}, totals_of(rules, rows))
+    assert settled.checked and settled.agree and settled.choices[2].sure and settled.choices[2].cells == cells
+    wrong = replace(right, options=(Option(game, other, 1.0),))
+    unchecked = check_totals(rules, {**choices, 2: wrong}, totals_of(rules, rows))
+    assert not unchecked.checked and unchecked.agree and unchecked.settled == ()
+    assert all(c.sure for n, c in doubt_sheet(unchecked.choices, unchecked.agree).items() if n != 2)
+    assert check_totals(rules, {**choices, 2: replace(wrong, near=False)}, totals_of(rules, rows)).agree is False
+
+
 def test_one_total_that_does_not_add_up_is_taken_for_misread_two_are_not():
     """A misread row breaks at least two totals (its sum is fixed, so two of its cells change);
     one total off is the reader misreading that total, not a reason to doubt the rows."""

@@ -688,6 +688,11 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
         again = check_totals(rules, mended, totals, players)  # the other rows not sure, weighed with it
         if again.agree:
             return replace(again, settled=tuple(sorted({*again.settled, *check.settled, n})))
+    if any(c.near for c in choices.values()):
+        # a row shown as the rows nearest to what was read (nearest_rows) is the reader's guess: the totals
+        # settle rows with it when they add up, but not adding up they say what a row with no reading
+        # says, nothing yet (checked once a person has the rows), not that the whole sheet is in doubt
+        return TotalsCheck(choices, True, True, read=values, checked=False, unread=unread)
     return replace(check, choices=out, agree=False, suspects=tuple(suspects))
 
 
