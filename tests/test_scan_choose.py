@@ -136,19 +136,19 @@ def test_a_number_read_with_a_digit_too_many_is_shown_with_it_left_out_and_asked
     first = choose_row(rules, "tricks", cands, players, number=1)
     assert first.cells is None
     near = nearest_rows(rules, first, [Reading(0, 0.0)], ["tricks"], cands, players, 1)
-    assert near.near and near.cells == (-4, -6, -4, -2) and not near.sure
+    assert near.near and near.dropped and near.cells == (-4, -6, -4, -2) and not near.sure
     assert near.options[0].score == pytest.approx(-0.05 + DROPPED_DIGIT)
     zero = [Reading(None, -0.01), Reading(8, -5.0)]
     king_cands = [zero, zero, zero, [Reading(816, -0.2)]]
     king_first = choose_row(rules, "king", king_cands, players, number=5)
     king = nearest_rows(rules, king_first, [Reading(0, 0.0)], ["king"], king_cands, players, 5)
-    assert king.near and king.cells == (0, 0, 0, -16) and not king.sure
+    assert king.near and king.dropped and king.cells == (0, 0, 0, -16) and not king.sure
     assert settle_mends({1: king})[1].sure is False
     # a digit read otherwise is still settled so (the test below): only the digit left out is not
     nine = [zero, zero, zero, [Reading(96, -0.2)]]
     misread = nearest_rows(rules, choose_row(rules, "king", nine, players, number=5), [Reading(0, 0.0)], ["king"],
                            nine, players, 5)
-    assert misread.cells == (0, 0, 0, -16) and settle_mends({1: misread})[1].sure is True
+    assert misread.cells == (0, 0, 0, -16) and not misread.dropped and settle_mends({1: misread})[1].sure is True
 
 
 def test_a_row_holding_one_number_mended_by_one_digit_is_sure_its_game_fixes_the_number():
@@ -533,15 +533,17 @@ def test_totals_are_not_said_to_agree_while_a_row_has_no_reading_but_are_checked
     assert recheck_totals(agreed_sheet, list(wrong.values()), complete=True) is False  # a row typed otherwise
 
 
-def test_a_row_shown_as_its_nearest_rows_is_settled_by_totals_that_add_up_but_not_doubted_by_ones_that_do_not():
-    """A row no reading of which is possible is shown its nearest rows (nearest_rows), the reader's
-    guess: with the totals adding up to its first one, the totals make it sure; not adding up (the
-    guess wrong, validation sheet 61023 of 2026-12-08: 56 rows asked for it), they say what a row
-    with no reading says — nothing yet, checked once the person has given it — and no other row of
-    the sheet is put in doubt."""
+def test_a_row_read_only_with_a_digit_left_out_is_settled_by_totals_that_add_up_but_still_has_no_reading():
+    """A row shown as its nearest rows with a digit left out (nearest_rows: ``dropped``) is a guess
+    where the reader had no reading: with the totals adding up to its first one, they make it sure;
+    not adding up, they say what a row with no reading says, nothing yet, and put no row in doubt;
+    and no row the rules changed on such a sheet is sure (settle_mends), as beside a row with no
+    reading (validation sheet 61023 of 2026-12-08: a row read 2 | 20 for 22 | 0, changed and sure,
+    passed unasked when the dropped row counted as read). A row near by a digit read otherwise is
+    weighed as before: totals that do not add up with it put the sheet in doubt."""
     from dataclasses import replace
 
-    from kingsheet.scan.choose import Option, RowChoice, check_totals, doubt_sheet
+    from kingsheet.scan.choose import Option, RowChoice, check_totals, settle_mends
 
     rules = load_rules("blank-4")
     rows = a_game("blank-4", 9)
@@ -549,14 +551,18 @@ def test_a_row_shown_as_its_nearest_rows_is_settled_by_totals_that_add_up_but_no
     game, cells = rows[2]
     other = (cells[1], cells[0], *cells[2:])
     assert other != cells
-    right = RowChoice((Option(game, cells, 0.7), Option(game, other, 0.3)), False, False, 9, near=True)
+    right = RowChoice((Option(game, cells, 0.7), Option(game, other, 0.3)), False, False, 9, near=True, dropped=True)
     settled = check_totals(rules, {**choices, 2: right}, totals_of(rules, rows))
     assert settled.checked and settled.agree and settled.choices[2].sure and settled.choices[2].cells == cells
     wrong = replace(right, options=(Option(game, other, 1.0),))
     unchecked = check_totals(rules, {**choices, 2: wrong}, totals_of(rules, rows))
     assert not unchecked.checked and unchecked.agree and unchecked.settled == ()
-    assert all(c.sure for n, c in doubt_sheet(unchecked.choices, unchecked.agree).items() if n != 2)
-    assert check_totals(rules, {**choices, 2: replace(wrong, near=False)}, totals_of(rules, rows)).agree is False
+    assert all(c.sure for n, c in unchecked.choices.items() if n != 2)
+    near = check_totals(rules, {**choices, 2: replace(wrong, dropped=False)}, totals_of(rules, rows))
+    assert near.checked and not near.agree
+    changed = replace(sure(*rows[3]), changed=True)
+    assert settle_mends({1: wrong, 2: changed})[2].sure is False
+    assert settle_mends({1: replace(wrong, dropped=False), 2: changed})[2].sure is True
 
 
 def test_one_total_that_does_not_add_up_is_taken_for_misread_two_are_not():

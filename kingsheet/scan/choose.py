@@ -72,6 +72,7 @@ class RowChoice:
     needs: float = SURE  # the share this row needs to be sure (more where the count of games moved it)
     doubted: str = ""  # why a row the reader was sure of is to confirm all the same (doubt_sheet)
     near: bool = False  # no reading was accepted: the rows nearest to what was read (nearest_rows)
+    dropped: bool = False  # ... found only with a digit left out (DROPPED_DIGIT): the row has no reading, as before
     further: float = 0.0  # the readings were searched this much further (a log: near_own_game), a misread beyond less likely
     corrected: bool = False  # a number in it was crossed out and written again, read surely as the new one (ask_marked)
 
@@ -258,18 +259,22 @@ def _one_digit_otherwise(cell: Sequence[Reading], likeliest: int = 3, dropped: b
 #: A number read with a digit the paper holds but not as a digit of it (a digit crossed out that the
 #: reader did not see struck through, a stray mark, the end of the number beside it): read as one
 #: digit more than written (−86 for −6, 862 for 62). On the validation sheets with a table's habits
-#: (`tools/scan/validate.py KIND --table 30 61000`, 2026-12-08) such a row was a third of the rows
-#: read wrong: no reading of it possible, it was shown as read. The nearest rows (nearest_rows)
-#: leave one digit out, as likely as a digit read otherwise, and are asked about as those are; a row
-#: of one number so mended is never made sure (settle_mends: ONE_NUMBER keeps the number's length).
+#: (`tools/scan/validate.py KIND --table 30 61000`, 2026-12-08) such rows were nearly a third of the
+#: rows read wrong: no reading of one possible, each was shown as read. The nearest rows (nearest_rows) also
+#: leave one digit out, as likely as a digit read otherwise, and are asked about. A row all of whose
+#: nearest rows need a digit left out still counts as one with no reading (RowChoice.dropped): no
+#: row the rules changed on its sheet is sure (settle_mends), and totals that do not add up with it
+#: wait for the person's row (check_totals). Taken for a reading, it let a row read 2 | 20 for 22 | 0,
+#: changed by the rules and sure, pass on a validation sheet (61023) once the totals no longer
+#: doubted it. A row of one number so mended is never made sure (ONE_NUMBER keeps its length).
 DROPPED_DIGIT = MISREAD_DIGIT
 
 
 def nearest_rows(rules: Rules, choice: RowChoice, game_cell: Sequence[Reading], games: Sequence[str],
                  candidates: Sequence[Sequence[Reading]], players: tuple[str, ...], number: int) -> RowChoice:
     """A row none of whose readings the rules accept: the rows they allow with a digit of its cells
-    read otherwise (each MISREAD_DIGIT less likely) or left out (DROPPED_DIGIT: a digit too many
-    read), likeliest first, so that the table is shown the
+    read otherwise (each MISREAD_DIGIT less likely) or left out (DROPPED_DIGIT: a digit too many read;
+    ``dropped`` when every row shown needs one), likeliest first, so that the table is shown the
     possible rows nearest to what was read instead of an impossible one. Not sure: the reader did
     not read them (settle_mends makes sure only a row that holds one number, ONE_NUMBER). Any other
     row is returned as it is."""
@@ -277,7 +282,11 @@ def nearest_rows(rules: Rules, choice: RowChoice, game_cell: Sequence[Reading], 
         return choice
     near = choose_game_row(rules, game_cell, games, [_one_digit_otherwise(c, dropped=True) for c in candidates],
                            players, number)
-    return replace(near, sure=False, near=True) if near.options else choice
+    if not near.options:
+        return choice
+    otherwise = [{abs(r.value or 0) for r in _one_digit_otherwise(c)} for c in candidates]
+    dropped = not any(all(abs(v) in values for v, values in zip(o.cells, otherwise)) for o in near.options)
+    return replace(near, sure=False, near=True, dropped=dropped)
 
 
 def near_own_game(rules: Rules, choice: RowChoice, candidates: Sequence[Sequence[Reading]],
@@ -688,9 +697,9 @@ def check_totals(rules: Rules, choices: dict[int, RowChoice],
         again = check_totals(rules, mended, totals, players)  # the other rows not sure, weighed with it
         if again.agree:
             return replace(again, settled=tuple(sorted({*again.settled, *check.settled, n})))
-    if any(c.near for c in choices.values()):
-        # a row shown as the rows nearest to what was read (nearest_rows) is the reader's guess: the totals
-        # settle rows with it when they add up, but not adding up they say what a row with no reading
+    if any(c.dropped for c in choices.values()):
+        # a row read only with a digit left out (nearest_rows) has no reading, as before: the totals settle
+        # rows with its nearest when they add up, but not adding up they say what a row with no reading
         # says, nothing yet (checked once a person has the rows), not that the whole sheet is in doubt
         return TotalsCheck(choices, True, True, read=values, checked=False, unread=unread)
     return replace(check, choices=out, agree=False, suspects=tuple(suspects))
@@ -888,7 +897,7 @@ def settle_mends(choices: dict[int, RowChoice]) -> dict[int, RowChoice]:
     such a sheet no row the rules changed is sure at all (one mended close to the reader's reading,
     or given its game by the count of games, may be such a mend: a cell read empty, another read
     otherwise to make up)."""
-    if any(not c.options for c in choices.values()):
+    if any(not c.options or c.dropped for c in choices.values()):  # (a digit left out: no reading either)
         return {n: replace(c, sure=False) if c.sure and c.changed else c for n, c in choices.items()}
 
     def settled(c: RowChoice) -> bool:
