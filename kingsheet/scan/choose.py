@@ -182,9 +182,8 @@ def _search(rules: Rules, game_id: str, bonus: float, lists: list[list[Reading]]
     """Readings of the row as ``game_id`` (its score raised by ``bonus``), best first, into ``found``."""
     accepted = 0
     checked: set[tuple[int, ...]] = set()
-    minus = written_sign(rules, game_id) == -1  # each reading signed once (as signed() does), not each time tried
-    values = [[0 if r.value is None else -abs(r.value) if minus else r.value
-               for r in sorted(c, key=lambda r: -r.score)] for c in lists]  # in _ranked's order
+    # each reading signed once, not each time a row is tried (in _ranked's order)
+    values = [[signed(rules, game_id, r.value) or 0 for r in sorted(c, key=lambda r: -r.score)] for c in lists]
     for tried, (score, idx) in enumerate(_ranked(lists)):
         score += bonus
         cells = tuple(values[k][i] for k, i in enumerate(idx))
