@@ -217,8 +217,16 @@ def _phones_at(page) -> int:
 
 
 def _all_at(pages, deals: int) -> None:
+    """Every phone at ``deals`` deals. A phone that has just joined applies the game's deals in its own
+    Python: with four phones' Pythons on two busy cores that took more than 15 s once (the installed
+    wheel's run of the clean-clone CI, 2026-12-08, the rejoining phone's 12 deals), so 30 s; a phone
+    that is not there by then says where it is."""
     for p in pages:
-        _wait(p, f"() => S && S.deals === {deals}", 15)
+        try:
+            _wait(p, f"() => S && S.deals === {deals}", 30)
+        except AssertionError as exc:
+            at = [q.evaluate("JSON.stringify([S && S.deals, KS_TABLE.state()])") for q in pages]
+            raise AssertionError(f"{exc}; each phone's deals and table: {at}") from None
 
 
 def test_four_phones_play_one_evening_with_no_server(base, tmp_path):
